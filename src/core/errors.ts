@@ -1,0 +1,76 @@
+/**
+ * Typed errors with stable, dotted, lowercase codes. Messages name the thing at fault and
+ * never carry header values or other secrets. Guards work across bundles and realms by
+ * checking `name` as well as the prototype chain, because a Worker and its host, or two
+ * copies of this package, do not share classes.
+ */
+
+/** Every code a RulvarError can carry. Documented in README.md ("Error codes"). */
+export type RulvarErrorCode =
+  | 'config.unknown_transport'
+  | 'config.transport_unavailable'
+  | 'config.unknown_key'
+  | 'config.missing_key'
+  | 'config.invalid_value'
+  | 'tool.invalid_name'
+  | 'tool.duplicate_name'
+  | 'discovery.cursor_echo'
+  | 'discovery.cursor_cycle'
+  | 'source.drift_refused'
+  | 'source.unavailable'
+  | 'source.closed'
+  | 'source.protocol';
+
+export interface RulvarErrorOptions {
+  readonly cause?: unknown;
+}
+
+const ERROR_NAMES = new Set(['RulvarError', 'ConfigError', 'SourceError']);
+
+export class RulvarError extends Error {
+  override readonly name: string = 'RulvarError';
+  readonly code: RulvarErrorCode;
+
+  constructor(code: RulvarErrorCode, message: string, options?: RulvarErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+
+  static is(value: unknown): value is RulvarError {
+    return value instanceof RulvarError || (isErrorLike(value) && ERROR_NAMES.has(value.name));
+  }
+}
+
+/** Configuration, names, schemas, bounds and guards: the host's decisions, refused early. */
+export class ConfigError extends RulvarError {
+  override readonly name: string = 'ConfigError';
+
+  static override is(value: unknown): value is ConfigError {
+    return value instanceof ConfigError || (isErrorLike(value) && value.name === 'ConfigError');
+  }
+}
+
+/** Transport and protocol failures: the server is gone, closed, or speaking nonsense. */
+export class SourceError extends RulvarError {
+  override readonly name: string = 'SourceError';
+
+  static override is(value: unknown): value is SourceError {
+    return value instanceof SourceError || (isErrorLike(value) && value.name === 'SourceError');
+  }
+}
+
+function isErrorLike(value: unknown): value is { name: string; code: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}
+
+/** A short, secret-free description of an unknown thrown value, for messages. */
+export function describeCause(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (typeof cause === 'string') return cause;
+  return String(cause);
+}

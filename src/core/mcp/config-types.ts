@@ -1,0 +1,65 @@
+/** The public configuration surface of `mcp()` (spec/mcp.md, "Importing tools"). */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ToolRisk } from '../tools/types.js';
+
+/** Options every transport accepts. */
+export interface McpCommonConfig {
+  /** The ToolSource id; defaults to one derived from the transport (never from secrets). */
+  readonly id?: string;
+  /** Original (pre-prefix) names to import; omitted means all. */
+  readonly allow?: readonly string[];
+  /** Original names to leave out; wins over `allow`. */
+  readonly deny?: readonly string[];
+  /** Imported names become `${prefix}_${name}`. */
+  readonly prefix?: string;
+  /** `true` flags every imported tool `needsApproval`; a record flags tools by original name. */
+  readonly approval?: boolean | Readonly<Record<string, boolean>>;
+  /** Host-supplied risk labels by original name; server annotations never set risk. */
+  readonly risk?: Readonly<Record<string, ToolRisk>>;
+  /** What a `tools/list_changed` notification means: re-key later snapshots, or refuse. */
+  readonly drift?: 'rekey' | 'refuse';
+}
+
+export interface StdioMcpConfig extends McpCommonConfig {
+  readonly transport: 'stdio';
+  readonly command: string;
+  readonly args?: readonly string[];
+  /**
+   * Added to a small inherited environment (PATH, HOME, USER, SHELL, TERM, LOGNAME and
+   * their Windows counterparts); the host's other variables are not passed to the server.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** The child's stderr: inherited (default), discarded, or handed to you chunk by chunk. */
+  readonly stderr?: 'inherit' | 'ignore' | ((chunk: string) => void);
+}
+
+export type HeaderRecord = Readonly<Record<string, string>>;
+/** Called before every wire request (POST, GET, DELETE): the place to rotate a token. */
+export type HeaderHook = () => HeaderRecord | Promise<HeaderRecord>;
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface HttpOptions {
+  readonly headers?: HeaderRecord | HeaderHook;
+  /** The fetch to send with: a Worker service binding's `fetch`, say. Defaults to global fetch. */
+  readonly fetch?: FetchLike;
+}
+
+export interface StreamableHttpMcpConfig extends McpCommonConfig {
+  readonly transport: 'streamable-http';
+  readonly url: string | URL;
+  readonly http?: HttpOptions;
+}
+
+/** Anything that serves MCP over a transport it is handed: an SDK `McpServer` or `Server`. */
+export interface InprocessServer {
+  connect(transport: Transport): Promise<void>;
+}
+
+export interface InprocessMcpConfig extends McpCommonConfig {
+  readonly transport: 'inprocess';
+  readonly server: InprocessServer;
+}
+
+export type McpConfig = StdioMcpConfig | StreamableHttpMcpConfig | InprocessMcpConfig;
+export type McpTransportName = McpConfig['transport'];

@@ -1,0 +1,136 @@
+/**
+ * Checks an `mcp()` config at construction: exactly the keys of the chosen transport,
+ * required keys present, every value of the right type. Everything is refused here, with a
+ * `ConfigError` naming the key, so nothing surprises the host at first call.
+ */
+import { ConfigError } from '../errors.js';
+import { TOOL_RISKS, type ToolRisk } from '../tools/types.js';
+import type { McpConfig, McpTransportName } from './config-types.js';
+
+type Check = (value: unknown) => string | undefined;
+
+const isString: Check = (v) => (typeof v === 'string' ? undefined : 'a string');
+const isNonEmptyString: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'a non-empty string');
+const isFunction: Check = (v) => (typeof v === 'function' ? undefined : 'a function');
+const isStringArray: Check = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'an array of strings';
+const isStringRecord: Check = (v) =>
+  isPlainRecord(v) && Object.values(v).every((x) => typeof x === 'string') ? undefined : 'a record of strings';
+
+const COMMON_KEYS: Record<string, Check> = {
+  transport: isString,
+  id: isNonEmptyString,
+  allow: isStringArray,
+  deny: isStringArray,
+  prefix: (v) =>
+    typeof v === 'string' && /^[a-zA-Z0-9_-]{1,63}$/.test(v)
+      ? undefined
+      : "a string of 1 to 63 letters, digits, '_' or '-'",
+  approval: (v) =>
+    typeof v === 'boolean' || (isPlainRecord(v) && Object.values(v).every((x) => typeof x === 'boolean'))
+      ? undefined
+      : 'true, false, or a record of tool name to boolean',
+  risk: (v) =>
+    isPlainRecord(v) && Object.values(v).every((x) => TOOL_RISKS.includes(x as ToolRisk))
+      ? undefined
+      : `a record of tool name to one of ${TOOL_RISKS.join(', ')}`,
+  drift: (v) => (v === 'rekey' || v === 'refuse' ? undefined : "'rekey' or 'refuse'"),
+};
+
+const TRANSPORT_KEYS: Record<McpTransportName, { required: string[]; checks: Record<string, Check> }> = {
+  stdio: {
+    required: ['command'],
+    checks: {
+      command: isNonEmptyString,
+      args: isStringArray,
+      env: isStringRecord,
+      cwd: isNonEmptyString,
+      stderr: (v) =>
+        v === 'inherit' || v === 'ignore' || typeof v === 'function' ? undefined : "'inherit', 'ignore' or a function",
+    },
+  },
+  'streamable-http': {
+    required: ['url'],
+    checks: { url: checkHttpUrl, http: checkHttpOptions },
+  },
+  inprocess: {
+    required: ['server'],
+    checks: {
+      server: (v) =>
+        typeof v === 'object' && v !== null && typeof (v as { connect?: unknown }).connect === 'function'
+          ? undefined
+          : 'an MCP server instance (an SDK McpServer or Server)',
+    },
+  },
+};
+
+/** Validates `input` and returns it typed; throws ConfigError naming the first fault. */
+export function parseMcpConfig(input: unknown): McpConfig {
+  if (!isPlainRecord(input)) {
+    throw new ConfigError('config.invalid_value', 'mcp(): the config must be an object');
+  }
+  const transport = input['transport'];
+  if (transport === undefined) {
+    throw new ConfigError('config.missing_key', "mcp(): 'transport' is required (stdio, streamable-http or inprocess)");
+  }
+  if (typeof transport !== 'string' || !Object.hasOwn(TRANSPORT_KEYS, transport)) {
+    throw new ConfigError(
+      'config.unknown_transport',
+      `mcp(): unknown transport ${JSON.stringify(transport)}; expected stdio, streamable-http or inprocess`,
+    );
+  }
+  const spec = TRANSPORT_KEYS[transport as McpTransportName];
+  for (const [key, value] of Object.entries(input)) {
+    const check = spec.checks[key] ?? COMMON_KEYS[key];
+    if (check === undefined) {
+      throw new ConfigError(
+        'config.unknown_key',
+        `mcp(): '${key}' is not a ${transport} option (allowed: ${[...Object.keys(spec.checks), ...Object.keys(COMMON_KEYS)].join(', ')})`,
+      );
+    }
+    if (value === undefined) continue;
+    const expected = check(value);
+    if (expected !== undefined) {
+      throw new ConfigError('config.invalid_value', `mcp(): '${key}' must be ${expected}`);
+    }
+  }
+  for (const key of spec.required) {
+    if (input[key] === undefined) {
+      throw new ConfigError('config.missing_key', `mcp(): '${key}' is required for transport '${transport}'`);
+    }
+  }
+  return input as unknown as McpConfig;
+}
+
+function checkHttpUrl(value: unknown): string | undefined {
+  const expected = 'an absolute http: or https: URL';
+  if (typeof value !== 'string' && !(value instanceof URL)) return expected;
+  const url = URL.canParse(String(value)) ? new URL(String(value)) : undefined;
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? undefined : expected;
+}
+
+function checkHttpOptions(value: unknown): string | undefined {
+  if (!isPlainRecord(value)) return 'an object with optional headers and fetch';
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (key === 'headers') {
+      if (typeof v === 'function' || isStringRecord(v) === undefined) continue;
+      throw new ConfigError(
+        'config.invalid_value',
+        "mcp(): 'http.headers' must be a record of strings or a function returning one",
+      );
+    }
+    if (key === 'fetch') {
+      if (isFunction(v) === undefined) continue;
+      throw new ConfigError('config.invalid_value', "mcp(): 'http.fetch' must be a function");
+    }
+    throw new ConfigError('config.unknown_key', `mcp(): 'http.${key}' is not an http option (allowed: headers, fetch)`);
+  }
+  return undefined;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

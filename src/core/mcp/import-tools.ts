@@ -1,0 +1,62 @@
+/**
+ * Turns the wire tool list into ToolDefs: filter on original names (deny wins, omitted allow
+ * means all), prefix, check every final name and every duplicate, then attach the host's
+ * approval and risk decisions. Server annotations (readOnlyHint and the rest) are ignored
+ * for policy on purpose: a server does not get to declare itself safe.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from '../errors.js';
+import { deepFreeze } from '../tools/freeze.js';
+import { assertToolName, quoteName } from '../tools/names.js';
+import type { JsonSchema, ToolContext, ToolDef } from '../tools/types.js';
+import type { McpCommonConfig } from './config-types.js';
+
+/** Runs one `tools/call` by original name; supplied by the source that owns the connection. */
+export type CallTool = (originalName: string, input: unknown, ctx: ToolContext) => Promise<unknown>;
+
+export function importTools(
+  wireTools: readonly Tool[],
+  config: McpCommonConfig,
+  sourceId: string,
+  callTool: CallTool,
+): ToolDef[] {
+  const allow = config.allow === undefined ? undefined : new Set(config.allow);
+  const deny = new Set(config.deny ?? []);
+  const seen = new Set<string>();
+  const defs: ToolDef[] = [];
+  for (const wire of wireTools) {
+    const original = wire.name;
+    if (deny.has(original) || (allow !== undefined && !allow.has(original))) continue;
+    const name = config.prefix === undefined ? original : `${config.prefix}_${original}`;
+    assertToolName(name, sourceId);
+    if (seen.has(name)) {
+      throw new ConfigError(
+        'tool.duplicate_name',
+        `${sourceId}: the server lists tool ${quoteName(original)} more than once`,
+      );
+    }
+    seen.add(name);
+    defs.push(toToolDef(wire, name, config, callTool));
+  }
+  return defs;
+}
+
+function toToolDef(wire: Tool, name: string, config: McpCommonConfig, callTool: CallTool): ToolDef {
+  const original = wire.name;
+  const risk = config.risk !== undefined && Object.hasOwn(config.risk, original) ? config.risk[original] : undefined;
+  const def: ToolDef = {
+    name,
+    description: wire.description ?? wire.title ?? '',
+    parameters: deepFreeze(wire.inputSchema as JsonSchema),
+    ...(wire.outputSchema === undefined ? {} : { outputSchema: deepFreeze(wire.outputSchema as JsonSchema) }),
+    needsApproval: needsApproval(config.approval, original),
+    ...(risk === undefined ? {} : { risk }),
+    execute: (input, ctx) => callTool(original, input, ctx),
+  };
+  return Object.freeze(def);
+}
+
+function needsApproval(approval: McpCommonConfig['approval'], original: string): boolean {
+  if (approval === undefined || typeof approval === 'boolean') return approval === true;
+  return Object.hasOwn(approval, original) && approval[original] === true;
+}

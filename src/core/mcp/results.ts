@@ -1,0 +1,37 @@
+/**
+ * Maps an MCP `tools/call` result onto what lands in history (spec/runtime.md, "The
+ * canonical tool result"): structured content wins; all-text content is one string; a mix
+ * keeps text as text parts and every other block (image, audio, resource, resource_link, and
+ * types this code has never heard of) as its own typed part, in order.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolError } from '../tools/tool-error.js';
+import type { ContentPart } from '../tools/types.js';
+
+type Block = CallToolResult['content'][number];
+
+export function mapCallResult(result: CallToolResult): unknown {
+  if (result.isError === true) {
+    return toolError('server_error', errorText(result.content));
+  }
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  return mapContent(result.content);
+}
+
+/** Text-only content becomes one string (blocks concatenated as they are); else parts. */
+export function mapContent(content: readonly Block[]): string | ContentPart[] {
+  if (content.every(isText)) return content.map((block) => block.text).join('');
+  return content.map((block) => (isText(block) ? { type: 'text', text: block.text } : { ...block }));
+}
+
+/** The server's own words for an error, so the model sees what the server said. */
+function errorText(content: readonly Block[]): string {
+  const text = content.filter(isText).map((block) => block.text).join('');
+  if (text.length > 0) return text;
+  const kinds = content.map((block) => block.type).join(', ');
+  return kinds.length > 0 ? `the tool reported an error (content: ${kinds})` : 'the tool reported an error';
+}
+
+function isText(block: Block): block is Extract<Block, { type: 'text' }> {
+  return block.type === 'text' && typeof (block as { text?: unknown }).text === 'string';
+}

@@ -1,0 +1,126 @@
+/**
+ * One MCP session: a connected client, its transport, and the tool list cached for exactly
+ * this session. Concurrent cold snapshots share one in-flight sweep. A `tools/list_changed`
+ * notification drops the cache and detaches any sweep in flight, so a list fetched across
+ * the change is handed to the callers who asked before it but never pinned as the cache.
+ */
+import {
+  CallToolResultSchema,
+  ListToolsResultSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { describeCause } from '../errors.js';
+import type { McpConfig } from './config-types.js';
+import { sweepTools } from './sweep.js';
+import { openTransport, type McpPlatform, type OpenedTransport } from './transports.js';
+import { WireClient } from './wire-client.js';
+
+export interface SessionEvents {
+  /** The server said its tool list changed. */
+  onListChanged(): void;
+}
+
+export class McpSession {
+  private cache: readonly Tool[] | undefined;
+  private inflight: Promise<readonly Tool[]> | undefined;
+  private listVersion = 0;
+  private lost = false;
+  private shutdownPromise: Promise<void> | undefined;
+
+  private constructor(
+    private readonly client: WireClient,
+    private readonly opened: OpenedTransport,
+    private readonly sourceId: string,
+  ) {}
+
+  /**
+   * Connects and runs the handshake; on failure everything it started is released. Aborting
+   * `signal` (close() does) tears the half-open connection down at once rather than waiting
+   * out a slow handshake.
+   */
+  static async open(
+    config: McpConfig,
+    platform: McpPlatform,
+    sourceId: string,
+    events: SessionEvents,
+    signal: AbortSignal,
+  ): Promise<McpSession> {
+    const client = new WireClient();
+    const opened = await openTransport(config, platform);
+    const session = new McpSession(client, opened, sourceId);
+    const abort = () => void session.shutdown();
+    signal.addEventListener('abort', abort, { once: true });
+    if (signal.aborted) abort();
+    let transportError: Error | undefined;
+    client.onerror = (error) => (transportError ??= error);
+    client.onclose = () => session.markLost();
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      session.invalidate();
+      events.onListChanged();
+    });
+    try {
+      await client.open(opened.transport);
+      signal.removeEventListener('abort', abort);
+    } catch (error) {
+      signal.removeEventListener('abort', abort);
+      await session.shutdown();
+      // "Connection closed" alone does not say why; the transport usually knew (an exit code).
+      throw transportError === undefined ? error : new Error(`${describeCause(error)} (${transportError.message})`, { cause: error });
+    }
+    return session;
+  }
+
+  /** False once the connection closed under us or a request proved it gone. */
+  get usable(): boolean {
+    return !this.lost;
+  }
+
+  /** The wire tool list: cached, shared while in flight, or swept now. */
+  listTools(): Promise<readonly Tool[]> {
+    if (this.cache !== undefined) return Promise.resolve(this.cache);
+    if (this.inflight !== undefined) return this.inflight;
+    const version = this.listVersion;
+    const sweep = sweepTools(
+      (cursor) => this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema),
+      this.sourceId,
+    ).then(({ tools }) => {
+      if (this.listVersion === version && !this.lost) this.cache = tools;
+      return tools;
+    });
+    const shared = sweep.finally(() => {
+      if (this.inflight === shared) this.inflight = undefined;
+    });
+    this.inflight = shared;
+    return shared;
+  }
+
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    return this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, { signal });
+  }
+
+  /** Marks the connection gone (a request failed at the transport) and releases it. */
+  markLost(): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.cache = undefined;
+    void this.shutdown();
+  }
+
+  /** Closes client and transport once, however many callers ask. */
+  shutdown(): Promise<void> {
+    this.lost = true;
+    this.shutdownPromise ??= (async () => {
+      await this.opened.shutdown().catch(() => undefined);
+      await this.client.close().catch(() => undefined);
+    })();
+    return this.shutdownPromise;
+  }
+
+  private invalidate(): void {
+    this.listVersion += 1;
+    this.cache = undefined;
+    this.inflight = undefined;
+  }
+}

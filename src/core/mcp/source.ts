@@ -1,0 +1,158 @@
+/**
+ * `mcp()`: a ToolSource over one MCP server. It connects lazily on the first `tools()`,
+ * shares one connect and one sweep among concurrent callers, reconnects after a lost
+ * connection, applies the drift policy, and `close()` releases everything and resets it.
+ *
+ * Every `close()` starts a new epoch. Tools from an earlier epoch answer with an error
+ * result instead of reconnecting: the host closed that source on purpose.
+ */
+import { ConfigError, SourceError, describeCause } from '../errors.js';
+import { toolError } from '../tools/tool-error.js';
+import type { McpToolSource, ToolContext, ToolDef, ToolSourceSession } from '../tools/types.js';
+import type { McpConfig } from './config-types.js';
+import { parseMcpConfig } from './config.js';
+import { importTools } from './import-tools.js';
+import { mapCallResult } from './results.js';
+import { McpSession } from './session.js';
+import { defaultSourceId } from './source-id.js';
+import { assertTransportAvailable, type McpPlatform } from './transports.js';
+import { classifyWireError, isConnectionLost } from './wire-errors.js';
+
+export type Mcp = (config: McpConfig) => McpToolSource;
+
+/** Builds the `mcp` function of one runtime entry from that runtime's capabilities. */
+export function createMcp(platform: McpPlatform): Mcp {
+  return (config) => new McpSource(config, platform);
+}
+
+class McpSource implements McpToolSource {
+  readonly id: string;
+  private readonly config: McpConfig;
+  private epoch = 0;
+  private connecting: Promise<McpSession> | undefined;
+  private connectAbort: AbortController | undefined;
+  private session: McpSession | undefined;
+  private driftRefusal: ConfigError | undefined;
+
+  constructor(input: McpConfig, private readonly platform: McpPlatform) {
+    this.config = parseMcpConfig(input);
+    assertTransportAvailable(this.config, platform);
+    this.id = this.config.id ?? defaultSourceId(this.config);
+  }
+
+  async tools(_session?: ToolSourceSession): Promise<ToolDef[]> {
+    if (this.driftRefusal !== undefined) throw this.driftRefusal;
+    const epoch = this.epoch;
+    const session = await this.liveSession();
+    let wireTools;
+    try {
+      wireTools = await session.listTools();
+    } catch (error) {
+      throw this.listFailure(error, session, epoch);
+    }
+    if (this.driftRefusal !== undefined) throw this.driftRefusal;
+    return importTools(wireTools, this.config, this.id, (name, input, ctx) => this.callTool(epoch, name, input, ctx));
+  }
+
+  async close(): Promise<void> {
+    this.epoch += 1;
+    this.driftRefusal = undefined;
+    const connecting = this.connecting;
+    const session = this.session;
+    this.connecting = undefined;
+    this.session = undefined;
+    this.connectAbort?.abort();
+    this.connectAbort = undefined;
+    // A connect still in flight is waited out: it sees the new epoch and releases what it
+    // opened, so nothing it spawned outlives close().
+    await Promise.all([session?.shutdown(), connecting?.catch(() => undefined)]);
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** The current session, connecting afresh when there is none or it was lost. */
+  private liveSession(): Promise<McpSession> {
+    if (this.session?.usable === true) return Promise.resolve(this.session);
+    if (this.connecting !== undefined) return this.connecting;
+    const epoch = this.epoch;
+    const abort = new AbortController();
+    this.connectAbort = abort;
+    const events = { onListChanged: () => this.onListChanged(epoch) };
+    const attempt = McpSession.open(this.config, this.platform, this.id, events, abort.signal).then(
+      async (session) => {
+        if (this.epoch !== epoch) {
+          await session.shutdown();
+          throw new SourceError('source.closed', `${this.id}: the source was closed while connecting`);
+        }
+        this.session = session;
+        return session;
+      },
+      (error: unknown) => {
+        if (this.epoch !== epoch) {
+          throw new SourceError('source.closed', `${this.id}: the source was closed while connecting`);
+        }
+        throw typedOr(error, () => new SourceError('source.unavailable', `${this.id}: could not connect: ${describeCause(error)}`, { cause: error }));
+      },
+    );
+    const shared = attempt.finally(() => {
+      if (this.connecting === shared) this.connecting = undefined;
+      if (this.connectAbort === abort) this.connectAbort = undefined;
+    });
+    this.connecting = shared;
+    return shared;
+  }
+
+  private onListChanged(epoch: number): void {
+    if (this.epoch !== epoch || this.config.drift !== 'refuse') return;
+    this.driftRefusal ??= new ConfigError(
+      'source.drift_refused',
+      `${this.id}: the server changed its tool list and drift is 'refuse'; close() the source to import the new list`,
+    );
+  }
+
+  private listFailure(error: unknown, session: McpSession, epoch: number): Error {
+    if (error instanceof ConfigError) return error;
+    if (this.epoch !== epoch) return new SourceError('source.closed', `${this.id}: the source was closed during tools/list`, { cause: error });
+    const failure = classifyWireError(error);
+    if (isConnectionLost(failure)) session.markLost();
+    const code = failure.kind === 'connection' ? 'source.unavailable' : 'source.protocol';
+    return new SourceError(code, `${this.id}: tools/list failed: ${failure.message}`, { cause: error });
+  }
+
+  private async callTool(epoch: number, name: string, input: unknown, ctx: ToolContext): Promise<unknown> {
+    if (this.epoch !== epoch) return toolError('unavailable', `${this.id} was closed; this tool is no longer available`);
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return toolError('invalid_input', 'the arguments must be a JSON object');
+    }
+    let session: McpSession;
+    try {
+      session = await this.liveSession();
+    } catch (error) {
+      return toolError('unavailable', `${this.id} is unavailable: ${describeCause(error)}`);
+    }
+    try {
+      return mapCallResult(await session.callTool(name, input as Record<string, unknown>, ctx.signal));
+    } catch (error) {
+      const failure = classifyWireError(error);
+      if (isConnectionLost(failure)) session.markLost();
+      if (this.epoch !== epoch) return toolError('unavailable', `${this.id} was closed while the call was running`);
+      switch (failure.kind) {
+        case 'timeout':
+          return toolError('timeout', `${name} timed out: ${failure.message}`);
+        case 'server':
+          return toolError('server_error', `${name} failed with JSON-RPC error ${failure.code}: ${failure.message}`);
+        case 'protocol':
+          return toolError('server_error', `${name}: ${failure.message}`);
+        case 'connection':
+          return toolError('unavailable', `${this.id} is unavailable: ${failure.message}`);
+      }
+    }
+  }
+}
+
+/** Keeps an error this library already typed; wraps anything else. */
+function typedOr(error: unknown, make: () => Error): Error {
+  return error instanceof ConfigError || error instanceof SourceError ? error : make();
+}

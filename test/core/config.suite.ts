@@ -1,0 +1,110 @@
+/** Every config refusal of spec/mcp.md: class, code, and the key named in the message. */
+import { createWorkbenchServer } from '../../examples/servers/workbench.js';
+import type { SuiteHarness } from './harness.js';
+import { expectConfigError } from './helpers.js';
+
+type Case = readonly [label: string, config: unknown, code: string, mentions: string];
+
+const server = { connect: async () => undefined };
+const http = { transport: 'streamable-http', url: 'https://mcp.example.com/v1' };
+const stdio = { transport: 'stdio', command: 'mcp-server' };
+
+const CASES: readonly Case[] = [
+  ['config that is not an object', 'stdio', 'config.invalid_value', 'object'],
+  ['missing transport', { command: 'x' }, 'config.missing_key', 'transport'],
+  ['unknown transport', { transport: 'websocket', url: 'wss://x' }, 'config.unknown_transport', 'websocket'],
+  ['stdio without command', { transport: 'stdio' }, 'config.missing_key', 'command'],
+  ['streamable-http without url', { transport: 'streamable-http' }, 'config.missing_key', 'url'],
+  ['inprocess without server', { transport: 'inprocess' }, 'config.missing_key', 'server'],
+  ['url on stdio', { ...stdio, url: 'https://x' }, 'config.unknown_key', 'url'],
+  ['http on stdio', { ...stdio, http: {} }, 'config.unknown_key', 'http'],
+  ['server on stdio', { ...stdio, server }, 'config.unknown_key', 'server'],
+  ['command on streamable-http', { ...http, command: 'x' }, 'config.unknown_key', 'command'],
+  ['args on streamable-http', { ...http, args: [] }, 'config.unknown_key', 'args'],
+  ['server on streamable-http', { ...http, server }, 'config.unknown_key', 'server'],
+  ['url on inprocess', { transport: 'inprocess', server, url: 'https://x' }, 'config.unknown_key', 'url'],
+  ['env on inprocess', { transport: 'inprocess', server, env: {} }, 'config.unknown_key', 'env'],
+  ['a misspelled common key', { ...stdio, prefx: 'gh' }, 'config.unknown_key', 'prefx'],
+  ['headers outside http', { ...http, headers: {} }, 'config.unknown_key', 'headers'],
+  ['an unknown http option', { ...http, http: { timeout: 5 } }, 'config.unknown_key', 'http.timeout'],
+  ['command that is not a string', { transport: 'stdio', command: 42 }, 'config.invalid_value', 'command'],
+  ['empty command', { transport: 'stdio', command: '' }, 'config.invalid_value', 'command'],
+  ['args not an array of strings', { ...stdio, args: ['a', 1] }, 'config.invalid_value', 'args'],
+  ['env with a non-string value', { ...stdio, env: { A: 1 } }, 'config.invalid_value', 'env'],
+  ['cwd not a string', { ...stdio, cwd: 3 }, 'config.invalid_value', 'cwd'],
+  ['stderr of an unknown mode', { ...stdio, stderr: 'pipe' }, 'config.invalid_value', 'stderr'],
+  ['url that does not parse', { ...http, url: 'not a url' }, 'config.invalid_value', 'url'],
+  ['url that is not http(s)', { ...http, url: 'ftp://x/y' }, 'config.invalid_value', 'url'],
+  ['http that is not an object', { ...http, http: 'x' }, 'config.invalid_value', 'http'],
+  ['http.headers of the wrong type', { ...http, http: { headers: 'Bearer x' } }, 'config.invalid_value', 'http.headers'],
+  ['http.headers with a non-string value', { ...http, http: { headers: { a: 1 } } }, 'config.invalid_value', 'http.headers'],
+  ['http.fetch not a function', { ...http, http: { fetch: {} } }, 'config.invalid_value', 'http.fetch'],
+  ['server without connect()', { transport: 'inprocess', server: {} }, 'config.invalid_value', 'server'],
+  ['allow not an array', { ...stdio, allow: 'a' }, 'config.invalid_value', 'allow'],
+  ['deny with a non-string', { ...stdio, deny: [1] }, 'config.invalid_value', 'deny'],
+  ['prefix with a dot', { ...stdio, prefix: 'g.h' }, 'config.invalid_value', 'prefix'],
+  ['empty prefix', { ...stdio, prefix: '' }, 'config.invalid_value', 'prefix'],
+  ['approval of the wrong type', { ...stdio, approval: 'yes' }, 'config.invalid_value', 'approval'],
+  ['approval record with a non-boolean', { ...stdio, approval: { a: 'yes' } }, 'config.invalid_value', 'approval'],
+  ['risk with an unknown label', { ...stdio, risk: { a: 'harmless' } }, 'config.invalid_value', 'risk'],
+  ['risk that is not a record', { ...stdio, risk: ['read'] }, 'config.invalid_value', 'risk'],
+  ['drift of an unknown policy', { ...stdio, drift: 'ignore' }, 'config.invalid_value', 'drift'],
+  ['empty id', { ...stdio, id: '' }, 'config.invalid_value', 'id'],
+];
+
+export function configSuite(h: SuiteHarness): void {
+  const { mcp } = h.lib;
+
+  h.describe('config refusals', () => {
+    for (const [label, config, code, mentions] of CASES) {
+      h.it(`refuses ${label} with ${code}`, async () => {
+        const message = await expectConfigError(h, () => mcp(config as never), code);
+        h.expect(message).toContain(mentions);
+      });
+    }
+
+    h.it('keeps header values out of refusal messages', async () => {
+      const message = await expectConfigError(
+        h,
+        () => mcp({ ...http, http: { headers: { authorization: 'Bearer s3cret-token' } }, url: 'nope' } as never),
+        'config.invalid_value',
+      );
+      h.expect(message).not.toContain('s3cret-token');
+    });
+
+    h.it('accepts every documented option without connecting', () => {
+      let connects = 0;
+      const counted = createWorkbenchServer();
+      const connect = counted.connect.bind(counted);
+      counted.connect = (transport) => {
+        connects += 1;
+        return connect(transport);
+      };
+      const source = mcp({
+        transport: 'inprocess',
+        server: counted,
+        id: 'notes',
+        allow: ['read_note'],
+        deny: ['delete_note'],
+        prefix: 'n',
+        approval: { read_note: true },
+        risk: { read_note: 'read' },
+        drift: 'refuse',
+      });
+      h.expect(source.id).toBe('notes');
+      h.expect(connects).toBe(0);
+    });
+
+    h.it('derives a source id without secrets from an http url', () => {
+      const source = mcp({ transport: 'streamable-http', url: 'https://user:pw@mcp.example.com/v1?token=abc' });
+      h.expect(source.id).toBe('mcp:http:mcp.example.com/v1');
+    });
+
+    if (h.runtime !== 'node') {
+      h.it('refuses stdio on the edge entry with config.transport_unavailable', async () => {
+        const message = await expectConfigError(h, () => mcp({ transport: 'stdio', command: 'x' }), 'config.transport_unavailable');
+        h.expect(message).toContain('@rulvar/core/node');
+      });
+    }
+  });
+}

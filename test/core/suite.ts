@@ -1,0 +1,18 @@
+/**
+ * The shared core suite: written once, run by every runtime project (Node, Chromium and
+ * workerd) against the entry that runtime imports. Each part is its own file.
+ */
+import { configSuite } from './config.suite.js';
+import type { SuiteHarness } from './harness.js';
+import { httpSuite } from './http.suite.js';
+import { importSuite } from './import.suite.js';
+import { lifecycleSuite } from './lifecycle.suite.js';
+import { sweepSuite } from './sweep.suite.js';
+
+export function coreSuite(h: SuiteHarness): void {
+  configSuite(h);
+  importSuite(h);
+  sweepSuite(h);
+  httpSuite(h);
+  lifecycleSuite(h);
+}

@@ -1,0 +1,56 @@
+/**
+ * The Worker that test/workerd/core.test.ts bundles with esbuild and runs under plain
+ * Miniflare (no nodejs_compat, codegen disallowed). It registers the shared core suite into
+ * an in-worker collector and serves:
+ *   GET /cases    each case's describe path, so the Node side declares one vitest test per case
+ *   POST /run     runs every case in order, returns CaseResult[]
+ *   GET /codegen  tries `new Function`, proving this isolate really refuses code generation
+ *
+ * `lib` is imported from src/edge here; the bundler swaps it for dist/edge/index.js when the
+ * run asks for the built package (RULVAR_TEST_DIST=1, which `npm test` sets).
+ */
+import * as lib from '../../src/edge/index.js';
+import { coreSuite } from '../core/suite.js';
+import { createExpect } from './expect.js';
+import { createCollector } from './harness.js';
+
+/** Matches vitest's default testTimeout, so a case gets the same budget in every runtime. */
+const CASE_TIMEOUT_MS = 5_000;
+
+const collector = createCollector(CASE_TIMEOUT_MS);
+coreSuite({
+  describe: collector.describe,
+  it: collector.it,
+  expect: createExpect(),
+  lib,
+  runtime: 'workerd',
+});
+
+/** What GET /codegen reports; `refused` is true when the isolate threw EvalError. */
+export interface CodegenProbe {
+  readonly refused: boolean;
+  readonly errorName?: string;
+  readonly message: string;
+}
+
+function probeCodegen(): CodegenProbe {
+  try {
+    // Deliberate: this endpoint exists to show that workerd refuses code generation.
+    // eslint-disable-next-line no-new-func
+    const generated = new Function('return 1') as () => number;
+    return { refused: false, message: `new Function ran and returned ${generated()}` };
+  } catch (error) {
+    const err = error instanceof Error ? error : new Error(String(error));
+    return { refused: err.name === 'EvalError', errorName: err.name, message: err.message };
+  }
+}
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (request.method === 'GET' && pathname === '/cases') return Response.json(collector.paths());
+    if (request.method === 'POST' && pathname === '/run') return Response.json(await collector.run());
+    if (request.method === 'GET' && pathname === '/codegen') return Response.json(probeCodegen());
+    return new Response('not found', { status: 404 });
+  },
+};

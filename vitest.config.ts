@@ -1,0 +1,88 @@
+/**
+ * Three projects, one per runtime the package promises to support. Each runs the shared core
+ * suite (test/core/suite.ts) against the entry that runtime resolves, plus its own tests:
+ *   node      Node, the `node` entry (src/node)
+ *   chromium  real Chromium through vitest browser mode, the edge entry (src/edge)
+ *   workerd   a Node-side test that bundles a Worker and runs it in plain Miniflare
+ *             (see test/workerd/runner.ts for why not @cloudflare/vitest-pool-workers)
+ */
+import { existsSync } from 'node:fs';
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+
+// Debian's chromium, installed by scripts/ensure-chromium.sh: Playwright cannot download its
+// own build here. CHROMIUM_PATH overrides; with neither, Playwright falls back to its own.
+const chromiumPath =
+  process.env['CHROMIUM_PATH'] ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+
+const chromiumArgs = [
+  '--no-sandbox', // CI runs as root, where Chromium's sandbox refuses to start
+  '--disable-gpu',
+  // No network here beyond npm: stop Chromium from dialing home and stalling startup.
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+// The SDK modules the suite builds fixtures from. Listed so vite pre-bundles them (and their
+// zod / ajv / eventsource-parser imports) once at startup; discovered lazily instead, vite
+// re-optimizes mid-run and reloads the page, which fails the file being loaded.
+const sdkModules = [
+  '@modelcontextprotocol/sdk/client/index.js',
+  '@modelcontextprotocol/sdk/client/streamableHttp.js',
+  '@modelcontextprotocol/sdk/inMemory.js',
+  '@modelcontextprotocol/sdk/server/index.js',
+  '@modelcontextprotocol/sdk/server/mcp.js',
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js',
+  '@modelcontextprotocol/sdk/types.js',
+  '@modelcontextprotocol/sdk/validation/cfworker',
+  '@cfworker/json-schema',
+  'zod',
+];
+
+export default defineConfig({
+  test: {
+    // Fail on a typo'd filter or an empty project instead of passing vacuously.
+    passWithNoTests: false,
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/node/**/*.test.ts'],
+        },
+      },
+      {
+        optimizeDeps: { include: sdkModules },
+        test: {
+          name: 'chromium',
+          include: ['test/browser/**/*.test.ts'],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: {
+                ...(chromiumPath === undefined ? {} : { executablePath: chromiumPath }),
+                args: chromiumArgs,
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+            // Screenshots of a blank test page explain nothing and cost time on failure.
+            screenshotFailures: false,
+          },
+        },
+      },
+      {
+        test: {
+          name: 'workerd',
+          environment: 'node',
+          include: ['test/workerd/**/*.test.ts'],
+          // Bundling and starting workerd take a few seconds; cases carry their own timeouts.
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
