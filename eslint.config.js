@@ -102,6 +102,8 @@ export default tseslint.config(
       'src/edge/**/*.ts',
       'src/testing/**/*.ts',
       'test/core/**/*.ts',
+      'test/fixtures/**/*.ts',
+      'examples/servers/workbench.ts',
       'test/browser/**/*.ts',
       'test/workerd/worker.ts',
       'test/workerd/harness.ts',

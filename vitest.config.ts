@@ -44,8 +44,6 @@ const sdkModules = [
 
 export default defineConfig({
   test: {
-    // Fail on a typo'd filter or an empty project instead of passing vacuously.
-    passWithNoTests: false,
     projects: [
       {
         test: {

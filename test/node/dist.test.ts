@@ -1,38 +1,47 @@
 /**
- * Checks the package as built (dist/), through its own exports map, because bundlers change
- * code and a source-only test would not notice. Runs when RULVAR_TEST_DIST=1, which `npm test`
- * sets right after building; a bare `vitest run` skips it rather than test a stale dist/.
+ * The built package, as a user's import resolves it: every entry exports the same names, the
+ * bare specifier picks the Node build under Node, and the edge build refuses stdio typed.
+ * (`npm test` builds first and sets RULVAR_TEST_DIST=1; a bare `vitest run` skips this file.)
  */
+import process from 'node:process';
 import { describe, expect, it } from 'vitest';
-import type * as Entry from '../../src/edge/index.js';
 
+// Only when npm test has just built dist/: a stale or missing build must not be tested.
 const enabled = process.env['RULVAR_TEST_DIST'] === '1';
+const load = async () => ({
+  root: await import('@rulvar/core'),
+  node: await import('@rulvar/core/node'),
+  edge: await import('@rulvar/core/edge'),
+});
+const entries = enabled ? await load() : (undefined as unknown as Awaited<ReturnType<typeof load>>);
 
-// A specifier in a variable keeps tsc from resolving the package's own name, which only has
-// types once dist/ exists; typecheck must pass on a fresh checkout too.
-const load = (specifier: string): Promise<typeof Entry> => import(specifier);
-
-describe.runIf(enabled)('built package (dist/)', () => {
-  it('resolves `@rulvar/core` to the node entry under the node condition', async () => {
-    const root = await load('@rulvar/core');
-    const node = await load('@rulvar/core/node');
-    expect(root).toBe(node);
+describe.runIf(enabled)('dist entries', () => {
+  it('every entry exports the same names', () => {
+    const names = (m: object) => Object.keys(m).sort();
+    expect(names(entries.edge)).toEqual(names(entries.node));
+    expect(names(entries.root)).toEqual(names(entries.node));
+    expect(names(entries.node)).toEqual(expect.arrayContaining(['mcp', 'ConfigError', 'RulvarError', 'SourceError', 'toToolResult']));
   });
 
-  it('exports the same names from the node and edge entries', async () => {
-    const node = await load('@rulvar/core/node');
-    const edge = await load('@rulvar/core/edge');
-    expect(Object.keys(edge).sort()).toEqual(Object.keys(node).sort());
+  it('under Node, the bare specifier is the Node build (stdio available)', () => {
+    expect(() => entries.root.mcp({ transport: 'stdio', command: 'x' })).not.toThrow();
+    expect(entries.root.mcp).toBe(entries.node.mcp);
   });
 
-  it('shares one copy of the core between entries, so instanceof agrees', async () => {
-    const node = await load('@rulvar/core/node');
-    const edge = await load('@rulvar/core/edge');
-    expect(edge.ConfigError).toBe(node.ConfigError);
-    expect(new edge.ConfigError('config.missing_key', 'x')).toBeInstanceOf(node.RulvarError);
+  it('the edge build refuses stdio with config.transport_unavailable', () => {
+    let error: unknown;
+    try {
+      entries.edge.mcp({ transport: 'stdio', command: 'x' });
+    } catch (e) {
+      error = e;
+    }
+    expect(entries.node.ConfigError.is(error)).toBe(true);
+    expect((error as { code: string }).code).toBe('config.transport_unavailable');
   });
 
-  it('loads the testing entry', async () => {
-    await expect(load('@rulvar/core/testing')).resolves.toBeDefined();
+  it('errors from one entry are recognised by the guards of another', () => {
+    const error = new entries.edge.ConfigError('config.missing_key', 'x');
+    expect(entries.node.ConfigError.is(error)).toBe(true);
+    expect(entries.node.RulvarError.is(error)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import process from 'node:process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const PROBE = fileURLToPath(new URL('../fixtures/stdio-probe.ts', import.meta.url));
+export const PROBE = fileURLToPath(new URL('./fixtures/stdio-probe.ts', import.meta.url));
 export const WORKBENCH = fileURLToPath(new URL('../../examples/servers/workbench-stdio.ts', import.meta.url));
 export const EVERYTHING = fileURLToPath(new URL('../../node_modules/.bin/mcp-server-everything', import.meta.url));
 

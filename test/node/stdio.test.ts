@@ -128,7 +128,7 @@ describe('stdio', () => {
   });
 
   it('a one-shot script that closes its source exits on its own', async () => {
-    const script = fileURLToPath(new URL('../fixtures/one-shot.ts', import.meta.url));
+    const script = fileURLToPath(new URL('./fixtures/one-shot.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

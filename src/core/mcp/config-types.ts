@@ -1,9 +1,10 @@
 /** The public configuration surface of `mcp()` (spec/mcp.md, "Importing tools"). */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolRisk } from '../tools/types.js';
+import type { McpBounds } from './bounds.js';
 
 /** Options every transport accepts. */
-export interface McpCommonConfig {
+export interface McpCommonConfig extends McpBounds {
   /** The ToolSource id; defaults to one derived from the transport (never from secrets). */
   readonly id?: string;
   /** Original (pre-prefix) names to import; omitted means all. */

@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { TOOL_RISKS, type ToolRisk } from '../tools/types.js';
+import { BOUND_CHECKS, assertRequiredBounds } from './bounds.js';
 import type { McpConfig, McpTransportName } from './config-types.js';
 
 type Check = (value: unknown) => string | undefined;
@@ -35,6 +36,7 @@ const COMMON_KEYS: Record<string, Check> = {
       ? undefined
       : `a record of tool name to one of ${TOOL_RISKS.join(', ')}`,
   drift: (v) => (v === 'rekey' || v === 'refuse' ? undefined : "'rekey' or 'refuse'"),
+  ...BOUND_CHECKS,
 };
 
 const TRANSPORT_KEYS: Record<McpTransportName, { required: string[]; checks: Record<string, Check> }> = {
@@ -99,7 +101,9 @@ export function parseMcpConfig(input: unknown): McpConfig {
       throw new ConfigError('config.missing_key', `mcp(): '${key}' is required for transport '${transport}'`);
     }
   }
-  return input as unknown as McpConfig;
+  const config = input as unknown as McpConfig;
+  assertRequiredBounds(config);
+  return config;
 }
 
 function checkHttpUrl(value: unknown): string | undefined {

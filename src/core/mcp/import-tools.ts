@@ -6,6 +6,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
+import { schemaBytes } from '../schema/byte-size.js';
 import { deepFreeze } from '../tools/freeze.js';
 import { assertToolName, quoteName } from '../tools/names.js';
 import type { JsonSchema, ToolContext, ToolDef } from '../tools/types.js';
@@ -36,6 +37,15 @@ export function importTools(
       );
     }
     seen.add(name);
+    if (config.maxSchemaBytes !== undefined) {
+      const bytes = schemaBytes(wire.inputSchema, wire.outputSchema);
+      if (bytes > config.maxSchemaBytes) {
+        throw new ConfigError(
+          'schema.too_large',
+          `${sourceId}: tool ${quoteName(original)} has ${bytes} bytes of schema, past maxSchemaBytes = ${config.maxSchemaBytes}`,
+        );
+      }
+    }
     defs.push(toToolDef(wire, name, config, callTool));
   }
   return defs;

@@ -33,6 +33,7 @@ export class McpSession {
     private readonly client: WireClient,
     private readonly opened: OpenedTransport,
     private readonly sourceId: string,
+    private readonly config: McpConfig,
   ) {}
 
   /**
@@ -49,7 +50,7 @@ export class McpSession {
   ): Promise<McpSession> {
     const client = new WireClient();
     const opened = await openTransport(config, platform);
-    const session = new McpSession(client, opened, sourceId);
+    const session = new McpSession(client, opened, sourceId, config);
     const abort = () => void session.shutdown();
     signal.addEventListener('abort', abort, { once: true });
     if (signal.aborted) abort();
@@ -83,9 +84,20 @@ export class McpSession {
     if (this.inflight !== undefined) return this.inflight;
     const version = this.listVersion;
     const sweep = sweepTools(
-      (cursor) => this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema),
+      (cursor, timeout) =>
+        this.client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          ListToolsResultSchema,
+          timeout === undefined ? {} : { timeout },
+        ),
       this.sourceId,
-    ).then(({ tools }) => {
+      {
+        maxTools: this.config.maxTools,
+        maxPages: this.config.maxPages,
+        listMs: this.config.timeouts?.listMs,
+        discoveryMs: this.config.timeouts?.discoveryMs,
+      },
+    ).then((tools) => {
       if (this.listVersion === version && !this.lost) this.cache = tools;
       return tools;
     });
@@ -97,7 +109,12 @@ export class McpSession {
   }
 
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    return this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, { signal });
+    const timeout = this.config.timeouts?.callMs;
+    return this.client.request(
+      { method: 'tools/call', params: { name, arguments: args } },
+      CallToolResultSchema,
+      timeout === undefined ? { signal } : { signal, timeout },
+    );
   }
 
   /** Marks the connection gone (a request failed at the transport) and releases it. */

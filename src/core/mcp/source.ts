@@ -13,7 +13,8 @@ import type { McpConfig } from './config-types.js';
 import { parseMcpConfig } from './config.js';
 import { importTools } from './import-tools.js';
 import { mapCallResult } from './results.js';
-import { McpSession } from './session.js';
+import { connectSession } from './connect.js';
+import type { McpSession } from './session.js';
 import { defaultSourceId } from './source-id.js';
 import { assertTransportAvailable, type McpPlatform } from './transports.js';
 import { classifyWireError, isConnectionLost } from './wire-errors.js';
@@ -80,7 +81,7 @@ class McpSource implements McpToolSource {
     const abort = new AbortController();
     this.connectAbort = abort;
     const events = { onListChanged: () => this.onListChanged(epoch) };
-    const attempt = McpSession.open(this.config, this.platform, this.id, events, abort.signal).then(
+    const attempt = connectSession(this.config, this.platform, this.id, events, abort.signal).then(
       async (session) => {
         if (this.epoch !== epoch) {
           await session.shutdown();

@@ -3,45 +3,73 @@
  * stops offering one (absent or empty both end it). Pages are fetched with a plain request
  * per page rather than the SDK's listTools, which drops validators between pages.
  *
- * A cursor this sweep has already queried can only lead back to pages already consumed, so
- * it is refused on the spot: the self-echo as `discovery.cursor_echo`, any longer cycle as
- * `discovery.cursor_cycle`. Neither needs configuration; neither is ever legitimate.
+ * Guards that need no configuration: a cursor this sweep has already queried can only lead
+ * back to pages already consumed, so it is refused on the spot, the self-echo as
+ * `discovery.cursor_echo` and any longer cycle as `discovery.cursor_cycle`.
+ * Bounds the host declares: maxTools (volume), maxPages (wire calls), listMs (one page) and
+ * discoveryMs (the sweep as a unit; every page waits at most what is left of it, so a hung
+ * last page fails at the deadline too).
  */
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, SourceError } from '../errors.js';
 import { quoteName } from '../tools/names.js';
+import { classifyWireError } from './wire-errors.js';
 
-export type ListPage = (cursor: string | undefined) => Promise<ListToolsResult>;
+/** Fetches one page; `timeoutMs` is the wire timeout for that request (undefined: the SDK's). */
+export type ListPage = (cursor: string | undefined, timeoutMs: number | undefined) => Promise<ListToolsResult>;
 
-export interface SweepResult {
-  readonly tools: readonly Tool[];
-  readonly pages: number;
+export interface SweepLimits {
+  readonly maxTools?: number | undefined;
+  readonly maxPages?: number | undefined;
+  readonly listMs?: number | undefined;
+  readonly discoveryMs?: number | undefined;
 }
 
-export async function sweepTools(listPage: ListPage, sourceId: string): Promise<SweepResult> {
+export async function sweepTools(listPage: ListPage, sourceId: string, limits: SweepLimits): Promise<Tool[]> {
+  const { maxTools, maxPages, listMs, discoveryMs } = limits;
+  const deadline = discoveryMs === undefined ? undefined : Date.now() + discoveryMs;
   const tools: Tool[] = [];
   const visited = new Set<string>();
   let cursor: string | undefined;
   let pages = 0;
+  const refuse = (code: ConstructorParameters<typeof ConfigError>[0], detail: string) =>
+    new ConfigError(code, `${sourceId}: tools/list ${detail}`);
+
   for (;;) {
-    const page = await listPage(cursor);
+    const remaining = deadline === undefined ? undefined : deadline - Date.now();
+    if (remaining !== undefined && remaining <= 0) {
+      throw refuse('discovery.deadline', `sweep passed its deadline of ${discoveryMs} ms after ${pages} pages`);
+    }
+    const deadlineBinds = remaining !== undefined && (listMs === undefined || remaining <= listMs);
+    let page: ListToolsResult;
+    try {
+      page = await listPage(cursor, deadlineBinds ? remaining : listMs);
+    } catch (error) {
+      if (classifyWireError(error).kind !== 'timeout') throw error;
+      // Named for the bound that was binding, whichever timer actually fired.
+      if (deadlineBinds) {
+        throw refuse('discovery.deadline', `sweep passed its deadline of ${discoveryMs} ms during page ${pages + 1}`);
+      }
+      if (listMs !== undefined) {
+        throw refuse('discovery.page_timeout', `page ${pages + 1} did not answer within timeouts.listMs = ${listMs} ms`);
+      }
+      throw new SourceError('source.unavailable', `${sourceId}: tools/list page ${pages + 1} timed out`, { cause: error });
+    }
     pages += 1;
     for (const tool of page.tools) tools.push(tool);
+    if (maxTools !== undefined && tools.length > maxTools) {
+      throw refuse('discovery.max_tools', `streamed ${tools.length} tools by page ${pages}, past maxTools = ${maxTools}`);
+    }
     const next = page.nextCursor;
-    if (next === undefined || next === '') return { tools, pages };
+    if (next === undefined || next === '') return tools;
     if (next === cursor) {
-      throw new ConfigError(
-        'discovery.cursor_echo',
-        `${sourceId}: tools/list page ${pages} returned the cursor it was queried with (${quoteName(next)}); ` +
-          'the sweep would never end',
-      );
+      throw refuse('discovery.cursor_echo', `page ${pages} returned the cursor it was queried with (${quoteName(next)})`);
     }
     if (visited.has(next)) {
-      throw new ConfigError(
-        'discovery.cursor_cycle',
-        `${sourceId}: tools/list page ${pages} returned cursor ${quoteName(next)}, which this sweep already ` +
-          'queried; the pages form a cycle',
-      );
+      throw refuse('discovery.cursor_cycle', `page ${pages} returned cursor ${quoteName(next)}, which this sweep already queried`);
+    }
+    if (maxPages !== undefined && pages >= maxPages) {
+      throw refuse('discovery.max_pages', `still reports another page after ${pages} pages, the maxPages cap`);
     }
     visited.add(next);
     cursor = next;
