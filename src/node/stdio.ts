@@ -88,6 +88,8 @@ export class StdioTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
+    // After close() began (an overflow closes too), what is still in the pipe is not framed.
+    if (this.child === undefined) return;
     try {
       this.buffer.append(chunk);
     } catch (error) {

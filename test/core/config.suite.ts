@@ -50,6 +50,18 @@ const CASES: readonly Case[] = [
   ['risk that is not a record', { ...stdio, risk: ['read'] }, 'config.invalid_value', 'risk'],
   ['drift of an unknown policy', { ...stdio, drift: 'ignore' }, 'config.invalid_value', 'drift'],
   ['empty id', { ...stdio, id: '' }, 'config.invalid_value', 'id'],
+  ['maxTools of zero', { ...stdio, maxTools: 0 }, 'config.invalid_value', "'maxTools' must be a positive integer (got 0)"],
+  ['a negative maxPages', { ...stdio, maxPages: -1 }, 'config.invalid_value', "'maxPages' must be a positive integer (got -1)"],
+  ['a fractional maxSchemaBytes', { ...stdio, maxSchemaBytes: 1.5 }, 'config.invalid_value', '(got 1.5)'],
+  ['maxTools as a string', { ...stdio, maxTools: '64' }, 'config.invalid_value', '(got "64")'],
+  ['maxPages of NaN', { ...stdio, maxPages: Number.NaN }, 'config.invalid_value', '(got NaN)'],
+  ['timeouts that is not an object', { ...stdio, timeouts: 5 }, 'config.invalid_value', 'timeouts'],
+  ['an unknown timeout', { ...stdio, timeouts: { readMs: 5 } }, 'config.unknown_key', 'timeouts.readMs'],
+  ['a zero connectMs', { ...stdio, timeouts: { connectMs: 0 } }, 'config.invalid_value', "'timeouts.connectMs' must be a positive, finite number of milliseconds (got 0)"],
+  ['an infinite listMs', { ...stdio, timeouts: { listMs: Infinity } }, 'config.invalid_value', '(got Infinity)'],
+  ['a negative callMs', { ...stdio, timeouts: { callMs: -5 } }, 'config.invalid_value', '(got -5)'],
+  ['discoveryMs as a string', { ...stdio, timeouts: { discoveryMs: '100' } }, 'config.invalid_value', '(got "100")'],
+  ['requireBounds that is not a boolean', { ...stdio, requireBounds: 'yes' }, 'config.invalid_value', 'requireBounds'],
 ];
 
 export function configSuite(h: SuiteHarness): void {

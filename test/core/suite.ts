@@ -2,6 +2,7 @@
  * The shared core suite: written once, run by every runtime project (Node, Chromium and
  * workerd) against the entry that runtime imports. Each part is its own file.
  */
+import { boundsSuite } from './bounds.suite.js';
 import { configSuite } from './config.suite.js';
 import type { SuiteHarness } from './harness.js';
 import { httpSuite } from './http.suite.js';
@@ -15,4 +16,5 @@ export function coreSuite(h: SuiteHarness): void {
   sweepSuite(h);
   httpSuite(h);
   lifecycleSuite(h);
+  boundsSuite(h);
 }

@@ -28,6 +28,8 @@ export class McpSession {
   private listVersion = 0;
   private lost = false;
   private shutdownPromise: Promise<void> | undefined;
+  /** The transport's latest complaint (an exit code, a framing overflow): the why of a loss. */
+  private transportError: Error | undefined;
 
   private constructor(
     private readonly client: WireClient,
@@ -54,8 +56,7 @@ export class McpSession {
     const abort = () => void session.shutdown();
     signal.addEventListener('abort', abort, { once: true });
     if (signal.aborted) abort();
-    let transportError: Error | undefined;
-    client.onerror = (error) => (transportError ??= error);
+    client.onerror = (error) => (session.transportError = error);
     client.onclose = () => session.markLost();
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       session.invalidate();
@@ -68,9 +69,15 @@ export class McpSession {
       signal.removeEventListener('abort', abort);
       await session.shutdown();
       // "Connection closed" alone does not say why; the transport usually knew (an exit code).
-      throw transportError === undefined ? error : new Error(`${describeCause(error)} (${transportError.message})`, { cause: error });
+      throw new Error(session.explain(error), { cause: error });
     }
     return session;
+  }
+
+  /** Describes a failed request, adding what the transport last reported when there is one. */
+  explain(error: unknown): string {
+    const what = describeCause(error);
+    return this.transportError === undefined ? what : `${what} (${this.transportError.message})`;
   }
 
   /** False once the connection closed under us or a request proved it gone. */

@@ -119,7 +119,8 @@ class McpSource implements McpToolSource {
     const failure = classifyWireError(error);
     if (isConnectionLost(failure)) session.markLost();
     const code = failure.kind === 'connection' ? 'source.unavailable' : 'source.protocol';
-    return new SourceError(code, `${this.id}: tools/list failed: ${failure.message}`, { cause: error });
+    const detail = failure.kind === 'connection' ? session.explain(error) : failure.message;
+    return new SourceError(code, `${this.id}: tools/list failed: ${detail}`, { cause: error });
   }
 
   private async callTool(epoch: number, name: string, input: unknown, ctx: ToolContext): Promise<unknown> {
@@ -147,7 +148,7 @@ class McpSource implements McpToolSource {
         case 'protocol':
           return toolError('server_error', `${name}: ${failure.message}`);
         case 'connection':
-          return toolError('unavailable', `${this.id} is unavailable: ${failure.message}`);
+          return toolError('unavailable', `${this.id} is unavailable: ${session.explain(error)}`);
       }
     }
   }

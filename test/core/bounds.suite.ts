@@ -1,0 +1,214 @@
+/**
+ * Every bound and guard of spec/mcp.md "Bounds" against the hostile kit, over two transports:
+ * each case asserts the error class, its code, what the message names, and time to failure.
+ */
+import { HOSTILE, BAD_NAMES, hostileServer, hungHandshakeServer, hungFetch, listChangedStorm, type Behaviour } from '../fixtures/hostile.js';
+import type { SuiteHarness } from './harness.js';
+import { expectConfigError, pick, run } from './helpers.js';
+import { flavours } from './flavours.js';
+
+/** Generous on purpose: CI machines are slow; the point is "bounded", not "fast". */
+const SLACK_MS = 1_500;
+
+export function boundsSuite(h: SuiteHarness): void {
+  for (const flavour of flavours(h)) {
+    const serve = (behaviour: () => Behaviour) => () => hostileServer(behaviour());
+
+    /** Opens a source over the fixture, expects a ConfigError with `code` within `withinMs`. */
+    const refuses = async (behaviour: () => Behaviour, options: object, code: string, withinMs = SLACK_MS) => {
+      const source = flavour.open(serve(behaviour), options as Record<string, unknown>);
+      const started = Date.now();
+      try {
+        const message = await expectConfigError(h, () => source.tools(), code);
+        const elapsed = Date.now() - started;
+        h.expect(elapsed).toBeLessThan(withinMs);
+        h.expect(message).toContain(source.id);
+        return { message, elapsed };
+      } finally {
+        await source.close();
+      }
+    };
+
+    h.describe(`bounds and guards (${flavour.name})`, () => {
+      h.it('cursor echo is refused on the second page (discovery.cursor_echo)', async () => {
+        const { message } = await refuses(HOSTILE.cursorEcho, {}, 'discovery.cursor_echo');
+        h.expect(message).toContain('"A"');
+      });
+
+      h.it('an alternating cursor pair is refused naming the revisited cursor (discovery.cursor_cycle)', async () => {
+        const { message } = await refuses(HOSTILE.alternatingPair, {}, 'discovery.cursor_cycle');
+        h.expect(message).toContain('"A"');
+      });
+
+      h.it('a cycle of period 5 is refused when it closes (discovery.cursor_cycle)', async () => {
+        const { message } = await refuses(HOSTILE.cycleOfFive, {}, 'discovery.cursor_cycle');
+        h.expect(message).toContain('"c1"');
+        h.expect(message).toContain('page 6');
+      });
+
+      h.it('unique cursors over empty pages stop at maxPages (discovery.max_pages)', async () => {
+        const { message } = await refuses(HOSTILE.emptyPagesForever, { maxPages: 20 }, 'discovery.max_pages');
+        h.expect(message).toContain('20 pages');
+      });
+
+      h.it('unique cursors over empty pages stop at timeouts.discoveryMs (discovery.deadline)', async () => {
+        const { message, elapsed } = await refuses(HOSTILE.emptyPagesForever, { timeouts: { discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
+        h.expect(elapsed).toBeGreaterThanOrEqual(290);
+        h.expect(message).toContain('300 ms');
+        h.expect(message).toMatch(/\d+ pages/);
+      });
+
+      h.it('an endlessly growing list stops at maxTools, naming count and cap (discovery.max_tools)', async () => {
+        const { message } = await refuses(() => HOSTILE.growingForever(50), { maxTools: 120 }, 'discovery.max_tools');
+        h.expect(message).toContain('150 tools');
+        h.expect(message).toContain('maxTools = 120');
+      });
+
+      h.it('an allow list cannot admit past maxTools', async () => {
+        await refuses(() => HOSTILE.growingForever(50), { maxTools: 120, allow: ['g1_0'] }, 'discovery.max_tools');
+      });
+
+      h.it('a list exactly at maxTools and maxPages is imported whole', async () => {
+        const exact: Behaviour = { list: (c) => (c === undefined ? { tools: toolsOf(3), nextCursor: 'p' } : { tools: toolsOf(2, 3) }) };
+        const source = flavour.open(serve(() => exact), { maxTools: 5, maxPages: 2 });
+        try {
+          h.expect((await source.tools()).length).toBe(5);
+        } finally {
+          await source.close();
+        }
+      });
+
+      h.it('slow-but-prompt pages pass listMs but stop at discoveryMs (discovery.deadline)', async () => {
+        await refuses(() => HOSTILE.slowPagesForever(20), { timeouts: { listMs: 1_000, discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
+      });
+
+      h.it('a hung first page fails at listMs (discovery.page_timeout)', async () => {
+        const { message, elapsed } = await refuses(HOSTILE.hungFirstPage, { timeouts: { listMs: 200 } }, 'discovery.page_timeout', 200 + SLACK_MS);
+        h.expect(elapsed).toBeGreaterThanOrEqual(190);
+        h.expect(message).toContain('listMs = 200');
+      });
+
+      h.it('a hung last page fails at the discovery deadline, not at a longer listMs (discovery.deadline)', async () => {
+        const { message, elapsed } = await refuses(HOSTILE.hungLastPage, { timeouts: { listMs: 10_000, discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
+        h.expect(elapsed).toBeGreaterThanOrEqual(290);
+        h.expect(message).toContain('during page 3');
+      });
+
+      h.it('a hung first page with only discoveryMs fails at the deadline (discovery.deadline)', async () => {
+        await refuses(HOSTILE.hungFirstPage, { timeouts: { discoveryMs: 250 } }, 'discovery.deadline', 250 + SLACK_MS);
+      });
+
+      h.it('a hung handshake fails at connectMs (connect.timeout)', async () => {
+        const source =
+          flavour.name === 'inprocess'
+            ? h.lib.mcp({ transport: 'inprocess', server: hungHandshakeServer(), timeouts: { connectMs: 200 } })
+            : h.lib.mcp({ transport: 'streamable-http', url: 'https://hung.test/mcp', http: { fetch: hungFetch }, timeouts: { connectMs: 200 } });
+        const started = Date.now();
+        const message = await expectConfigError(h, () => source.tools(), 'connect.timeout');
+        h.expect(Date.now() - started).toBeLessThan(200 + SLACK_MS);
+        h.expect(message).toContain('connectMs = 200');
+        await source.close();
+      });
+
+      h.it('a hung call is a timeout error result at callMs, never a throw', async () => {
+        const source = flavour.open(serve(HOSTILE.hungCall), { timeouts: { callMs: 200 } });
+        try {
+          const stall = pick(await source.tools(), 'stall');
+          const started = Date.now();
+          h.expect(await run(h, stall, {})).toMatchObject({ isError: true, reason: 'timeout' });
+          h.expect(Date.now() - started).toBeLessThan(200 + SLACK_MS);
+        } finally {
+          await source.close();
+        }
+      });
+
+      h.it('a schema over maxSchemaBytes is refused naming tool and bytes (schema.too_large)', async () => {
+        const { message } = await refuses(() => HOSTILE.schemaOverCap(5_000), { maxSchemaBytes: 2_000 }, 'schema.too_large');
+        h.expect(message).toContain('"huge"');
+        h.expect(message).toMatch(/50\d\d bytes/);
+      });
+
+      h.it('maxSchemaBytes is measured after filtering: a denied oversized tool costs nothing', async () => {
+        const source = flavour.open(serve(() => HOSTILE.schemaOverCap(5_000)), { maxSchemaBytes: 2_000, deny: ['huge'] });
+        try {
+          h.expect((await source.tools()).map((t) => t.name)).toEqual(['small']);
+        } finally {
+          await source.close();
+        }
+      });
+
+      for (const name of BAD_NAMES) {
+        h.it(`a server name like ${JSON.stringify(name.slice(0, 12))} is refused (tool.invalid_name)`, async () => {
+          await refuses(() => HOSTILE.badName(name), {}, 'tool.invalid_name');
+        });
+      }
+
+      h.it('the same name twice in one list is refused (tool.duplicate_name)', async () => {
+        await refuses(HOSTILE.duplicateName, {}, 'tool.duplicate_name');
+      });
+
+      h.it('1,000 list_changed notifications during sweeps neither hang nor corrupt the import', async () => {
+        const storms: ReturnType<typeof listChangedStorm>[] = [];
+        const source = flavour.open(() => {
+          const storm = listChangedStorm(1_000);
+          storms.push(storm);
+          return storm;
+        });
+        try {
+          const started = Date.now();
+          for (let i = 0; i < 12; i += 1) {
+            h.expect((await source.tools()).map((t) => t.name)).toEqual(['a', 'b']);
+          }
+          h.expect(storms[0]?.sent).toBe(1_000);
+          // Once the storm is over (over HTTP its tail may still be in the notification stream)
+          // the list is cached again: a tools() call that makes no wire call comes soon.
+          let cachedAt = -1;
+          for (let i = 0; i < 50 && cachedAt < 0; i += 1) {
+            const lists = storms[0]?.lists;
+            await source.tools();
+            if (storms[0]?.lists === lists) cachedAt = i;
+          }
+          h.expect(cachedAt).toBeGreaterThanOrEqual(0);
+          h.expect(Date.now() - started).toBeLessThan(10_000);
+        } finally {
+          await source.close();
+        }
+      });
+    });
+  }
+
+  h.describe('requireBounds', () => {
+    const server = { connect: async () => undefined };
+    h.it('names every missing bound in one error (config.bounds_required)', async () => {
+      const message = await expectConfigError(h, () => h.lib.mcp({ transport: 'inprocess', server, requireBounds: true }), 'config.bounds_required');
+      for (const key of ['maxTools', 'maxPages', 'maxSchemaBytes', 'timeouts.discoveryMs']) h.expect(message).toContain(key);
+    });
+
+    h.it('names only what is still missing', async () => {
+      const message = await expectConfigError(
+        h,
+        () => h.lib.mcp({ transport: 'inprocess', server, requireBounds: true, maxTools: 10, maxPages: 2, timeouts: { listMs: 5 } }),
+        'config.bounds_required',
+      );
+      h.expect(message).toContain('maxSchemaBytes, timeouts.discoveryMs');
+      h.expect(message).not.toContain('maxTools');
+    });
+
+    h.it('accepts a fully bounded config', () => {
+      const source = h.lib.mcp({
+        transport: 'inprocess',
+        server,
+        requireBounds: true,
+        maxTools: 10,
+        maxPages: 2,
+        maxSchemaBytes: 1_000,
+        timeouts: { discoveryMs: 1_000 },
+      });
+      h.expect(source.id).toBe('mcp:inprocess');
+    });
+  });
+}
+
+function toolsOf(n: number, from = 0) {
+  return Array.from({ length: n }, (_, i) => ({ name: `t${from + i}`, inputSchema: { type: 'object' as const } }));
+}
