@@ -33,3 +33,39 @@ export type {
   McpTransportName,
 } from './mcp/config-types.js';
 export type { Mcp } from './mcp/source.js';
+export type { McpBounds, McpTimeouts } from './mcp/bounds.js';
+export { tool, type ToolSpec } from './tools/tool.js';
+export { resolveToolset, type ResolvedToolset, type ResolveOptions, type ToolsOption } from './tools/resolve.js';
+export { dispatchTool, type DispatchOutcome, type DispatchOptions, type ToolCall } from './tools/dispatch.js';
+export { MAX_SCHEMA_DEPTH, MAX_INSTANCE_DEPTH } from './schema/limits.js';
+export { canonicalJson } from './tools/canonical-json.js';
+export { toolsetHash, authorityHash, type ToolContract, type ToolAuthority } from './tools/toolset-hash.js';
+export {
+  attestToolset,
+  checkToolsetAttestation,
+  ToolsetAttestationError,
+  ATTESTATION_FORMAT,
+  type ToolsetAttestation,
+  type AttestedTool,
+  type AttestableToolset,
+  type ChangedTool,
+} from './tools/attestation.js';
+export type {
+  Verdict,
+  RiskClass,
+  PermissionPreset,
+  PermissionRule,
+  DomainRule,
+  ToolCallInfo,
+  PermissionDecision,
+  PermissionHook,
+  CanUseTool,
+  PermissionConfig,
+  PermissionLayer,
+  PermissionAudit,
+  PermissionEvaluation,
+} from './permissions/types.js';
+export { compilePermissionPreset, PERMISSION_PRESETS } from './permissions/presets.js';
+export { mergePermissionConfigs } from './permissions/merge.js';
+export { validatePermissionConfig } from './permissions/validate.js';
+export { evaluatePermission } from './permissions/chain.js';

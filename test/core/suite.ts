@@ -8,6 +8,7 @@ import type { SuiteHarness } from './harness.js';
 import { httpSuite } from './http.suite.js';
 import { importSuite } from './import.suite.js';
 import { lifecycleSuite } from './lifecycle.suite.js';
+import { schemaSuite } from './schema.suite.js';
 import { sweepSuite } from './sweep.suite.js';
 
 export function coreSuite(h: SuiteHarness): void {
@@ -17,4 +18,5 @@ export function coreSuite(h: SuiteHarness): void {
   httpSuite(h);
   lifecycleSuite(h);
   boundsSuite(h);
+  schemaSuite(h);
 }

@@ -6,14 +6,16 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
+import { admitTool } from '../schema/admitted-tools.js';
 import { schemaBytes } from '../schema/byte-size.js';
 import { deepFreeze } from '../tools/freeze.js';
 import { assertToolName, quoteName } from '../tools/names.js';
 import type { JsonSchema, ToolContext, ToolDef } from '../tools/types.js';
+import type { CallTarget } from './call.js';
 import type { McpCommonConfig } from './config-types.js';
 
-/** Runs one `tools/call` by original name; supplied by the source that owns the connection. */
-export type CallTool = (originalName: string, input: unknown, ctx: ToolContext) => Promise<unknown>;
+/** Runs one `tools/call`; supplied by the source that owns the connection. */
+export type CallTool = (target: CallTarget, input: unknown, ctx: ToolContext) => Promise<unknown>;
 
 export function importTools(
   wireTools: readonly Tool[],
@@ -46,13 +48,16 @@ export function importTools(
         );
       }
     }
-    defs.push(toToolDef(wire, name, config, callTool));
+    const def = toToolDef(wire, name, config, callTool);
+    admitTool(def, sourceId);
+    defs.push(def);
   }
   return defs;
 }
 
 function toToolDef(wire: Tool, name: string, config: McpCommonConfig, callTool: CallTool): ToolDef {
   const original = wire.name;
+  const target: CallTarget = Object.freeze({ name: original, hasOutputSchema: wire.outputSchema !== undefined });
   const risk = config.risk !== undefined && Object.hasOwn(config.risk, original) ? config.risk[original] : undefined;
   const def: ToolDef = {
     name,
@@ -61,7 +66,7 @@ function toToolDef(wire: Tool, name: string, config: McpCommonConfig, callTool: 
     ...(wire.outputSchema === undefined ? {} : { outputSchema: deepFreeze(wire.outputSchema as JsonSchema) }),
     needsApproval: needsApproval(config.approval, original),
     ...(risk === undefined ? {} : { risk }),
-    execute: (input, ctx) => callTool(original, input, ctx),
+    execute: (input, ctx) => callTool(target, input, ctx),
   };
   return Object.freeze(def);
 }

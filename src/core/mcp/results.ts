@@ -4,17 +4,19 @@
  * keeps text as text parts and every other block (image, audio, resource, resource_link, and
  * types this code has never heard of) as its own typed part, in order.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolError } from '../tools/tool-error.js';
 import type { ContentPart } from '../tools/types.js';
+import type { ContentBlock as Block, LenientCallToolResult } from './call-result-schema.js';
 
-type Block = CallToolResult['content'][number];
-
-export function mapCallResult(result: CallToolResult): unknown {
+export function mapCallResult(result: LenientCallToolResult, hasOutputSchema: boolean): unknown {
   if (result.isError === true) {
     return toolError('server_error', errorText(result.content));
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
+  if (hasOutputSchema) {
+    // The tool promised structured output and sent none: nothing to validate, so nothing valid.
+    return toolError('invalid_output', 'the tool declares an outputSchema but returned no structuredContent');
+  }
   return mapContent(result.content);
 }
 
@@ -32,6 +34,6 @@ function errorText(content: readonly Block[]): string {
   return kinds.length > 0 ? `the tool reported an error (content: ${kinds})` : 'the tool reported an error';
 }
 
-function isText(block: Block): block is Extract<Block, { type: 'text' }> {
-  return block.type === 'text' && typeof (block as { text?: unknown }).text === 'string';
+function isText(block: Block): block is Block & { text: string } {
+  return block.type === 'text' && typeof block['text'] === 'string';
 }

@@ -4,13 +4,8 @@
  * notification drops the cache and detaches any sweep in flight, so a list fetched across
  * the change is handed to the callers who asked before it but never pinned as the cache.
  */
-import {
-  CallToolResultSchema,
-  ListToolsResultSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsResultSchema, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { LenientCallToolResultSchema, type LenientCallToolResult } from './call-result-schema.js';
 import { describeCause } from '../errors.js';
 import type { McpConfig } from './config-types.js';
 import { sweepTools } from './sweep.js';
@@ -115,11 +110,11 @@ export class McpSession {
     return shared;
   }
 
-  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<LenientCallToolResult> {
     const timeout = this.config.timeouts?.callMs;
     return this.client.request(
       { method: 'tools/call', params: { name, arguments: args } },
-      CallToolResultSchema,
+      LenientCallToolResultSchema,
       timeout === undefined ? { signal } : { signal, timeout },
     );
   }

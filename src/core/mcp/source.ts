@@ -7,12 +7,12 @@
  * result instead of reconnecting: the host closed that source on purpose.
  */
 import { ConfigError, SourceError, describeCause } from '../errors.js';
-import { toolError } from '../tools/tool-error.js';
+import { isToolError, toolError } from '../tools/tool-error.js';
 import type { McpToolSource, ToolContext, ToolDef, ToolSourceSession } from '../tools/types.js';
 import type { McpConfig } from './config-types.js';
 import { parseMcpConfig } from './config.js';
 import { importTools } from './import-tools.js';
-import { mapCallResult } from './results.js';
+import { callOnSession, type CallTarget } from './call.js';
 import { connectSession } from './connect.js';
 import type { McpSession } from './session.js';
 import { defaultSourceId } from './source-id.js';
@@ -52,7 +52,7 @@ class McpSource implements McpToolSource {
       throw this.listFailure(error, session, epoch);
     }
     if (this.driftRefusal !== undefined) throw this.driftRefusal;
-    return importTools(wireTools, this.config, this.id, (name, input, ctx) => this.callTool(epoch, name, input, ctx));
+    return importTools(wireTools, this.config, this.id, (target, input, ctx) => this.callTool(epoch, target, input, ctx));
   }
 
   async close(): Promise<void> {
@@ -123,7 +123,7 @@ class McpSource implements McpToolSource {
     return new SourceError(code, `${this.id}: tools/list failed: ${detail}`, { cause: error });
   }
 
-  private async callTool(epoch: number, name: string, input: unknown, ctx: ToolContext): Promise<unknown> {
+  private async callTool(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
     if (this.epoch !== epoch) return toolError('unavailable', `${this.id} was closed; this tool is no longer available`);
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return toolError('invalid_input', 'the arguments must be a JSON object');
@@ -134,23 +134,12 @@ class McpSource implements McpToolSource {
     } catch (error) {
       return toolError('unavailable', `${this.id} is unavailable: ${describeCause(error)}`);
     }
-    try {
-      return mapCallResult(await session.callTool(name, input as Record<string, unknown>, ctx.signal));
-    } catch (error) {
-      const failure = classifyWireError(error);
-      if (isConnectionLost(failure)) session.markLost();
-      if (this.epoch !== epoch) return toolError('unavailable', `${this.id} was closed while the call was running`);
-      switch (failure.kind) {
-        case 'timeout':
-          return toolError('timeout', `${name} timed out: ${failure.message}`);
-        case 'server':
-          return toolError('server_error', `${name} failed with JSON-RPC error ${failure.code}: ${failure.message}`);
-        case 'protocol':
-          return toolError('server_error', `${name}: ${failure.message}`);
-        case 'connection':
-          return toolError('unavailable', `${this.id} is unavailable: ${session.explain(error)}`);
-      }
+    const value = await callOnSession(session, this.id, target, input as Record<string, unknown>, ctx);
+    // A failure caused by close() says so, whatever the wire made of it.
+    if (this.epoch !== epoch && isToolError(value)) {
+      return toolError('unavailable', `${this.id} was closed while the call was running`);
     }
+    return value;
   }
 }
 

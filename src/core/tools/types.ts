@@ -22,8 +22,11 @@ export type JsonValue =
   | readonly JsonValue[]
   | { readonly [key: string]: JsonValue };
 
-/** A bare JSON Schema document (draft 2020-12 subset). */
-export type JsonSchema = { readonly [key: string]: JsonValue } | boolean;
+/**
+ * A bare JSON Schema document (draft 2020-12 subset). Values are `unknown` rather than
+ * JsonValue so that schemas typed by other libraries (the SDK's Tool, zod's output) fit.
+ */
+export type JsonSchema = { readonly [key: string]: unknown } | boolean;
 
 export interface ToolContext {
   readonly callId: string;

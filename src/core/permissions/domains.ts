@@ -1,0 +1,167 @@
+/**
+ * Advisory domain rules. A rule matches when its tool matches and some string anywhere in the
+ * input is (or contains) an http(s) URL whose host equals a listed domain, or is a subdomain
+ * of a `*.`-listed one. The result only ever lands in the audit: this module cannot change a
+ * verdict, and it is not containment (spec/mcp.md: a server we do not control can fetch
+ * whatever it likes).
+ *
+ * The input is model-produced and may be hostile, so the walk is iterative (no recursion to
+ * blow the stack), visits each object once (cycles, shared subtrees), and stops at a budget
+ * of nodes, characters and URL candidates. Hitting the budget marks the scan incomplete in
+ * the audit rather than failing the call: advisory telemetry must not become a denial of
+ * service against legitimate large inputs.
+ */
+import { namesInclude } from './rules.js';
+import type { DomainRule } from './types.js';
+
+export interface DomainScanBudget {
+  /** Values visited (objects, arrays, strings, keys, scalars). */
+  readonly maxNodes: number;
+  /** String characters examined for URLs, in total. */
+  readonly maxChars: number;
+  /** URL candidates parsed, in total. */
+  readonly maxUrls: number;
+}
+
+export const DEFAULT_DOMAIN_SCAN_BUDGET: DomainScanBudget = Object.freeze({
+  maxNodes: 10_000,
+  maxChars: 1_000_000,
+  maxUrls: 1_000,
+});
+
+export interface DomainScan {
+  readonly matched: readonly DomainRule[];
+  /** False when the budget cut the walk short; `matched` may then miss rules. */
+  readonly complete: boolean;
+}
+
+/** A listed domain, normalised with the same URL parser that reads the input. */
+export type DomainPattern = { readonly exact: string } | { readonly suffix: string };
+
+/**
+ * Normalises `'example.com'` or `'*.example.com'` (case, IDN to punycode, trailing dot), or
+ * returns undefined for anything that is not a bare host: validation refuses those.
+ */
+export function parseDomainPattern(pattern: string): DomainPattern | undefined {
+  const wildcard = pattern.startsWith('*.');
+  const bare = wildcard ? pattern.slice(2) : pattern;
+  if (bare === '' || /[\s/:@?#\\[\]*%]/.test(bare)) return undefined;
+  let host: string;
+  try {
+    host = normalizeHost(new URL(`http://${bare}/`).hostname);
+  } catch {
+    return undefined;
+  }
+  if (host === '') return undefined;
+  return wildcard ? { suffix: `.${host}` } : { exact: host };
+}
+
+function normalizeHost(hostname: string): string {
+  const lower = hostname.toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+function hostMatches(pattern: DomainPattern, host: string): boolean {
+  return 'exact' in pattern ? host === pattern.exact : host.endsWith(pattern.suffix);
+}
+
+/** URLs embedded in prose or commands (`curl https://…`), trailing punctuation trimmed. */
+const URL_IN_TEXT = /https?:\/\/[^\s"'<>`{}|\\^]+/gi;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
+
+function* urlCandidates(text: string): Generator<string> {
+  const trimmed = text.trim();
+  // The whole string first, so the URL parser's own leniency (tabs, backslashes) applies.
+  if (/^https?:/i.test(trimmed)) yield trimmed;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const candidate = match[0].replace(TRAILING_PUNCTUATION, '');
+    if (candidate !== trimmed) yield candidate;
+  }
+}
+
+function httpHost(candidate: string): string | undefined {
+  try {
+    const url = new URL(candidate);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return normalizeHost(url.hostname);
+  } catch {
+    return undefined;
+  }
+}
+
+export function scanDomains(
+  rules: readonly DomainRule[],
+  toolName: string,
+  input: unknown,
+  budget: DomainScanBudget = DEFAULT_DOMAIN_SCAN_BUDGET,
+): DomainScan {
+  // The same rule object listed twice (merged configs sharing it) is one rule.
+  const live = [...new Set(rules)]
+    .filter((rule) => namesInclude(rule.tool, toolName))
+    .map((rule) => ({ rule, patterns: rule.domains.map(parseDomainPattern).filter((p) => p !== undefined) }));
+  // No rule applies to this tool: nothing to look for, so the input is never walked.
+  if (live.length === 0) return { matched: [], complete: true };
+
+  const matched = new Set<DomainRule>();
+  let nodes = 0;
+  let chars = 0;
+  let urls = 0;
+
+  /** Returns false when a budget ran out inside this string. */
+  const examine = (text: string): boolean => {
+    chars += text.length;
+    if (chars > budget.maxChars) return false;
+    for (const candidate of urlCandidates(text)) {
+      if (++urls > budget.maxUrls) return false;
+      const host = httpHost(candidate);
+      if (host === undefined) continue;
+      for (const { rule, patterns } of live) {
+        if (!matched.has(rule) && patterns.some((p) => hostMatches(p, host))) matched.add(rule);
+      }
+    }
+    return true;
+  };
+
+  const pending: unknown[] = [input];
+  const seen = new Set<object>();
+  let complete = true;
+  try {
+    // Stops early once every live rule matched: nothing further could change the result.
+    while (pending.length > 0 && matched.size < live.length) {
+      if (++nodes > budget.maxNodes) return finish(false);
+      const next = pending.pop();
+      if (typeof next === 'string') {
+        if (!examine(next)) return finish(false);
+        continue;
+      }
+      if (typeof next !== 'object' || next === null || seen.has(next)) continue;
+      seen.add(next);
+      // Never queue more than the node budget could visit, so one huge array cannot make
+      // the walk allocate without bound before the budget is even checked.
+      const room = (): number => budget.maxNodes - nodes - pending.length;
+      if (Array.isArray(next)) {
+        const take = Math.min(next.length, Math.max(room(), 0));
+        if (take < next.length) complete = false;
+        for (let i = 0; i < take; i += 1) pending.push(next[i]);
+      } else {
+        for (const key in next) {
+          if (!Object.prototype.hasOwnProperty.call(next, key)) continue;
+          if (room() < 2) {
+            complete = false;
+            break;
+          }
+          pending.push(key, (next as Record<string, unknown>)[key]);
+        }
+      }
+    }
+  } catch {
+    // A throwing getter or proxy trap (host-made input only; model input is plain JSON).
+    complete = false;
+  }
+  return finish(complete);
+
+  function finish(done: boolean): DomainScan {
+    const list = live.map((l) => l.rule).filter((rule) => matched.has(rule));
+    return { matched: list, complete: done || matched.size === live.length };
+  }
+}

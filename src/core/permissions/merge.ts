@@ -1,0 +1,75 @@
+/**
+ * Merging permission configs, most general first: `mergePermissionConfigs(engine, profile)`,
+ * or any longer list (engine defaults, profile, per-spawn options). The result is one
+ * ordinary PermissionConfig that evaluates exactly like the list would.
+ *
+ * - hooks: concatenated in list order, so engine hooks run before profile hooks.
+ * - deny, ask: every config's own rules in list order, then every config's compiled preset
+ *   in list order. Host-written rules come first so the audit names the host's explicit
+ *   rule when both match; order never changes a verdict, because all deny rules are tried
+ *   before any ask rule and rules never allow.
+ * - presets accumulate: each config's preset compiles into rules and all of them apply. A
+ *   later config can tighten an earlier preset but never loosen it (a profile saying
+ *   `open` under an engine saying `strict` still has destructive tools denied): presets are
+ *   not a bypass channel, and replacing rather than accumulating would make one. The merged
+ *   config therefore carries no `preset`; its rules already say everything.
+ * - domains: concatenated.
+ * - canUseTool: the last config that sets one replaces the earlier ones (spec/runtime.md:
+ *   a profile's canUseTool replaces the engine's). It is an interactive decision point,
+ *   and two of them would ask the same question twice.
+ * - approvalDeadlineMs, approvalTimeoutDecision: the last config that sets one wins; the
+ *   more specific scope knows its approvers' timing.
+ */
+import { compilePermissionPreset } from './presets.js';
+import type { CanUseTool, DomainRule, PermissionConfig, PermissionHook, PermissionRule } from './types.js';
+import { validatePermissionConfig } from './validate.js';
+
+/** Engine first. `undefined` entries are skipped, so optional scopes can be passed as-is. */
+export function mergePermissionConfigs(
+  ...configs: ReadonlyArray<PermissionConfig | undefined>
+): PermissionConfig {
+  const hooks: PermissionHook[] = [];
+  const deny: PermissionRule[] = [];
+  const ask: PermissionRule[] = [];
+  const presetDeny: PermissionRule[] = [];
+  const presetAsk: PermissionRule[] = [];
+  const domains: DomainRule[] = [];
+  let canUseTool: CanUseTool | undefined;
+  let approvalDeadlineMs: number | undefined;
+  let approvalTimeoutDecision: 'deny' | 'allow' | undefined;
+
+  configs.forEach((config, index) => {
+    if (config === undefined) return;
+    validatePermissionConfig(config, configs.length === 1 ? 'permissions' : `permissions[${index}]`);
+    hooks.push(...(config.hooks ?? []));
+    deny.push(...(config.deny ?? []));
+    ask.push(...(config.ask ?? []));
+    domains.push(...(config.domains ?? []));
+    if (config.preset !== undefined) {
+      const compiled = compilePermissionPreset(config.preset);
+      presetDeny.push(...compiled.deny);
+      presetAsk.push(...compiled.ask);
+    }
+    canUseTool = config.canUseTool ?? canUseTool;
+    approvalDeadlineMs = config.approvalDeadlineMs ?? approvalDeadlineMs;
+    approvalTimeoutDecision = config.approvalTimeoutDecision ?? approvalTimeoutDecision;
+  });
+
+  return Object.freeze({
+    hooks: Object.freeze(hooks),
+    deny: Object.freeze([...deny, ...unique(presetDeny)]),
+    ask: Object.freeze([...ask, ...unique(presetAsk)]),
+    domains: Object.freeze(domains),
+    ...(canUseTool === undefined ? {} : { canUseTool }),
+    ...(approvalDeadlineMs === undefined ? {} : { approvalDeadlineMs }),
+    ...(approvalTimeoutDecision === undefined ? {} : { approvalTimeoutDecision }),
+  });
+}
+
+/**
+ * The same preset twice (engine and profile both `strict`) yields the same frozen rule
+ * objects; listing them once keeps audits and merged configs tidy.
+ */
+function unique(rules: readonly PermissionRule[]): PermissionRule[] {
+  return [...new Set(rules)];
+}

@@ -1,0 +1,73 @@
+/**
+ * Admission: a schema enters a toolset only if it is inside the subset the eval-free
+ * validator handles correctly and in bounded time. Outside it is a `schema.unsupported`
+ * ConfigError naming the tool and the JSON pointer of the offending keyword, raised when the
+ * tool is admitted, never at first call. What passes is compiled once, here.
+ *
+ * The subset: draft 2020-12 without $dynamicRef/$dynamicAnchor (nor their 2019-09
+ * $recursiveRef/$recursiveAnchor); every $ref resolvable inside the schema itself (so no
+ * remote $ref); every `pattern` and `patternProperties` key a valid `u`-flag RegExp; JSON
+ * nesting at most MAX_SCHEMA_DEPTH; and no cycle of subschemas that apply to the same
+ * instance (`{"$ref": "#"}` reached through allOf, say), which would validate forever.
+ */
+import { dereference, type Schema } from '@cfworker/json-schema';
+import { ConfigError } from '../errors.js';
+import { findSameInstanceCycle } from './cycles.js';
+import { MAX_SCHEMA_DEPTH } from './limits.js';
+import { compiledValidator, type CompiledSchema } from './validate.js';
+import { isSchemaObject, jsonDepth, subschemas, type SchemaObject } from './walk.js';
+
+const DYNAMIC = ['$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor'];
+
+/** `where` names the schema for messages, e.g. `mcp:inprocess: tool "search" parameters`. */
+export function admitSchema(schema: unknown, where: string): CompiledSchema {
+  const refuse = (pointer: string, why: string) =>
+    new ConfigError('schema.unsupported', `${where} at ${pointer === '' ? '(root)' : pointer}: ${why}`);
+  if (typeof schema === 'boolean') return compiledValidator(schema, {});
+  if (!isSchemaObject(schema)) throw refuse('', 'a schema must be an object or a boolean');
+  if (jsonDepth(schema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
+    throw refuse('', `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  }
+  // The validator annotates the schema it is given; the admitted one stays untouched (and frozen).
+  const copy = structuredClone(schema) as SchemaObject;
+  const pointers = new Map<SchemaObject, string>();
+  for (const { node, pointer } of subschemas(copy)) {
+    pointers.set(node, pointer);
+    for (const keyword of DYNAMIC) {
+      if (keyword in node) throw refuse(`${pointer}/${keyword}`, `${keyword} is outside the supported subset`);
+    }
+    if ('$ref' in node && typeof node['$ref'] !== 'string') throw refuse(`${pointer}/$ref`, '$ref must be a string');
+    if ('pattern' in node) checkPattern(node['pattern'], `${pointer}/pattern`, refuse);
+    if (isSchemaObject(node['patternProperties'])) {
+      for (const key of Object.keys(node['patternProperties'])) checkPattern(key, `${pointer}/patternProperties`, refuse);
+    }
+  }
+  let lookup: Record<string, unknown>;
+  try {
+    lookup = dereference(copy as Schema) as Record<string, unknown>;
+  } catch (error) {
+    throw refuse('', `cannot be resolved: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  for (const [node, pointer] of pointers) {
+    const target = (node as { __absolute_ref__?: string }).__absolute_ref__;
+    if (target !== undefined && lookup[target] === undefined) {
+      const ref = String(node['$ref']);
+      const kind = ref.startsWith('#') ? 'does not resolve inside the schema' : 'is a remote reference';
+      throw refuse(`${pointer}/$ref`, `$ref ${JSON.stringify(ref.slice(0, 120))} ${kind}`);
+    }
+  }
+  const cycle = findSameInstanceCycle(pointers, lookup);
+  if (cycle !== undefined) {
+    throw refuse(cycle, 'subschemas reference each other without descending into the data (a cycle that never ends)');
+  }
+  return compiledValidator(copy, lookup);
+}
+
+function checkPattern(pattern: unknown, pointer: string, refuse: (p: string, why: string) => ConfigError): void {
+  if (typeof pattern !== 'string') throw refuse(pointer, 'a pattern must be a string');
+  try {
+    new RegExp(pattern, 'u');
+  } catch {
+    throw refuse(pointer, `${JSON.stringify(pattern.slice(0, 120))} is not a valid u-flag regular expression`);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The documented limits of the validator subset. They exist so that a schema or an argument
+ * from across a trust boundary cannot make admission or validation unbounded.
+ */
+
+/** Deepest JSON nesting (objects and arrays) a tool schema may have. */
+export const MAX_SCHEMA_DEPTH = 100;
+
+/** Deepest JSON nesting of arguments or structured output that is validated at all. */
+export const MAX_INSTANCE_DEPTH = 200;
+
+/** Validation issues named in one error result; the rest are counted, not listed. */
+export const MAX_REPORTED_ISSUES = 20;

@@ -1,0 +1,74 @@
+/**
+ * Walking a JSON Schema without recursion: which keywords hold subschemas (as opposed to
+ * data such as `enum`, `const` or `default`), and the JSON pointer of each one. Iterative so
+ * that a hostile schema nested 10,000 deep costs a loop, not a stack overflow.
+ */
+
+/** Keywords whose value is one subschema. */
+const SINGLE = new Set([
+  'additionalItems', 'unevaluatedItems', 'contains', 'additionalProperties', 'unevaluatedProperties',
+  'propertyNames', 'not', 'if', 'then', 'else',
+]);
+/** Keywords whose value is an array of subschemas. */
+const ARRAY = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
+/** Keywords whose value maps names to subschemas. */
+const MAP = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas']);
+
+/** Subschemas that apply to the same instance as their parent (no descent into the data). */
+export const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
+
+export type SchemaObject = Record<string, unknown>;
+
+export interface Subschema {
+  readonly node: SchemaObject;
+  readonly pointer: string;
+  /** The keyword that led here from the parent ('' for the root). */
+  readonly via: string;
+  readonly parent: SchemaObject | undefined;
+}
+
+export function isSchemaObject(value: unknown): value is SchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function escapePointer(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Every object subschema, root first; boolean subschemas have nothing to check. */
+export function* subschemas(root: unknown): Generator<Subschema> {
+  if (!isSchemaObject(root)) return;
+  const pending: Subschema[] = [{ node: root, pointer: '', via: '', parent: undefined }];
+  while (pending.length > 0) {
+    const current = pending.pop() as Subschema;
+    yield current;
+    for (const [key, value] of Object.entries(current.node)) {
+      const at = `${current.pointer}/${escapePointer(key)}`;
+      const push = (child: unknown, pointer: string) => {
+        if (isSchemaObject(child)) pending.push({ node: child, pointer, via: key, parent: current.node });
+      };
+      if (SINGLE.has(key)) push(value, at);
+      else if (key === 'items') {
+        if (Array.isArray(value)) value.forEach((child, i) => push(child, `${at}/${i}`));
+        else push(value, at);
+      } else if (ARRAY.has(key) && Array.isArray(value)) value.forEach((child, i) => push(child, `${at}/${i}`));
+      else if (MAP.has(key) && isSchemaObject(value)) {
+        for (const [name, child] of Object.entries(value)) push(child, `${at}/${escapePointer(name)}`);
+      }
+    }
+  }
+}
+
+/** Deepest nesting of objects and arrays anywhere in a JSON value, counted iteratively. */
+export function jsonDepth(value: unknown, stopAt: number): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > stopAt) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}

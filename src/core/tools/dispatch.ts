@@ -1,0 +1,95 @@
+/**
+ * `dispatchTool`: the one path every call takes, native or imported. It only composes
+ * stages that live elsewhere: input validation (schema/), the permission chain
+ * (permissions/), `execute` with the post-hook input, result mapping (tool-error.ts) and
+ * output validation. Whatever a tool or a server does, the outcome is a value: `done` with a
+ * result and the audit, or `ask` when the chain wants a human.
+ */
+import { evaluatePermission } from '../permissions/chain.js';
+import type { PermissionAudit, PermissionConfig } from '../permissions/types.js';
+import { admitTool } from '../schema/admitted-tools.js';
+import { describeIssues } from '../schema/validate.js';
+import { quoteName } from './names.js';
+import type { ResolvedToolset } from './resolve.js';
+import { toToolResult } from './tool-error.js';
+import type { ToolDef, ToolErrorReason, ToolResult } from './types.js';
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+export interface DispatchOptions {
+  readonly permissions?: PermissionConfig | readonly PermissionConfig[];
+  readonly signal?: AbortSignal;
+}
+
+export type DispatchOutcome =
+  | { readonly status: 'done'; readonly result: ToolResult; readonly audit: PermissionAudit; readonly input: unknown }
+  | { readonly status: 'ask'; readonly audit: PermissionAudit; readonly input: unknown };
+
+export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+  const tool = toolset.get(call.name);
+  if (tool === undefined) {
+    const known = toolset.tools.map((t) => t.name).join(', ');
+    return refused(call, 'invalid_input', `there is no tool named ${quoteName(call.name)}; available tools: ${known}`);
+  }
+  const validators = admitTool(tool, 'dispatchTool');
+  const checked = validators.input.validate(call.input);
+  if (!checked.valid) {
+    return refused(call, 'invalid_input', describeIssues(`the arguments for ${tool.name} are invalid`, checked.issues));
+  }
+
+  const evaluation = await evaluatePermission(options.permissions ?? [], {
+    callId: call.id,
+    toolName: tool.name,
+    input: call.input,
+    needsApproval: tool.needsApproval,
+    ...(tool.risk === undefined ? {} : { risk: tool.risk }),
+  });
+  const { input, ...audit } = evaluation;
+  if (audit.verdict === 'ask') return { status: 'ask', audit, input };
+  if (audit.verdict === 'deny') {
+    const reason = audit.reason ?? `denied by the ${audit.layer} layer`;
+    return { status: 'done', result: errorResult(call, tool.name, 'denied', `permission denied: ${reason}`), audit, input };
+  }
+  // A hook may have rewritten the input; what runs must still satisfy the schema.
+  if (input !== call.input) {
+    const rechecked = validators.input.validate(input);
+    if (!rechecked.valid) {
+      const message = describeIssues(`the arguments for ${tool.name}, as a permission hook rewrote them, are invalid`, rechecked.issues);
+      return { status: 'done', result: errorResult(call, tool.name, 'invalid_input', message), audit, input };
+    }
+  }
+  // Made per call: workerd refuses to create an AbortController at module scope.
+  const result = await execute(tool, call, input, options.signal ?? new AbortController().signal);
+  return { status: 'done', result: checkOutput(tool, result, validators.output), audit, input };
+}
+
+async function execute(tool: ToolDef, call: ToolCall, input: unknown, signal: AbortSignal): Promise<ToolResult> {
+  try {
+    const value = await tool.execute(input, { callId: call.id, toolName: tool.name, signal });
+    return toToolResult(call.id, tool.name, { value });
+  } catch (thrown) {
+    return toToolResult(call.id, tool.name, { thrown });
+  }
+}
+
+function checkOutput(tool: ToolDef, result: ToolResult, output: ReturnType<typeof admitTool>['output']): ToolResult {
+  if (result.isError || output === undefined) return result;
+  const checked = output.validate(result.output);
+  if (checked.valid) return result;
+  return errorResult(result, tool.name, 'invalid_output', describeIssues(`the output of ${tool.name} does not match its outputSchema`, checked.issues));
+}
+
+function errorResult(call: { readonly id: string } | { readonly callId: string }, toolName: string, reason: ToolErrorReason, output: string): ToolResult {
+  const callId = 'callId' in call ? call.callId : call.id;
+  return { callId, toolName, isError: true, output, reason };
+}
+
+/** A call that never reached the chain: it still gets a result and an audit saying why. */
+function refused(call: ToolCall, reason: ToolErrorReason, message: string): DispatchOutcome {
+  const audit: PermissionAudit = { verdict: 'deny', layer: 'validation', advisory: [], reason: message.split('\n')[0] ?? message };
+  return { status: 'done', result: errorResult(call, call.name, reason, message), audit, input: call.input };
+}

@@ -1,0 +1,61 @@
+/**
+ * `tool()`: a native ToolDef, held to the same rules as an imported one: the final-name
+ * rule, a host-supplied risk label from the known set, and parameters (and outputSchema)
+ * admitted into the validator subset right here, so a bad schema fails where it is written.
+ */
+import { ConfigError } from '../errors.js';
+import { admitSchema } from '../schema/admission.js';
+import { admitTool } from '../schema/admitted-tools.js';
+import { deepFreeze } from './freeze.js';
+import { assertToolName, quoteName } from './names.js';
+import { TOOL_RISKS, type JsonSchema, type ToolContext, type ToolDef, type ToolRisk } from './types.js';
+
+export interface ToolSpec<Input = unknown, Output = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** Bare JSON Schema (draft 2020-12 subset) for the input. */
+  readonly parameters: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly version?: string;
+  readonly needsApproval?: boolean;
+  readonly risk?: ToolRisk;
+  /** Receives input that already passed `parameters`; throwing yields an error result. */
+  execute(input: Input, ctx: ToolContext): Output | Promise<Output>;
+}
+
+export function tool<Input = unknown, Output = unknown>(spec: ToolSpec<Input, Output>): ToolDef {
+  if (typeof spec !== 'object' || spec === null) throw new ConfigError('config.invalid_value', 'tool(): the spec must be an object');
+  const origin = `tool(${typeof spec.name === 'string' ? quoteName(spec.name) : '?'})`;
+  if (typeof spec.name !== 'string') throw new ConfigError('tool.invalid_name', `${origin}: 'name' must be a string`);
+  assertToolName(spec.name, origin);
+  if (typeof spec.description !== 'string') {
+    throw new ConfigError('config.invalid_value', `${origin}: 'description' must be a string`);
+  }
+  if (typeof spec.execute !== 'function') throw new ConfigError('config.invalid_value', `${origin}: 'execute' must be a function`);
+  if (spec.risk !== undefined && !TOOL_RISKS.includes(spec.risk)) {
+    throw new ConfigError('config.invalid_value', `${origin}: 'risk' must be one of ${TOOL_RISKS.join(', ')}`);
+  }
+  if (spec.needsApproval !== undefined && typeof spec.needsApproval !== 'boolean') {
+    throw new ConfigError('config.invalid_value', `${origin}: 'needsApproval' must be a boolean`);
+  }
+  if (spec.version !== undefined && typeof spec.version !== 'string') {
+    throw new ConfigError('config.invalid_value', `${origin}: 'version' must be a string`);
+  }
+  // Admit the host's own objects first: a hostile or cyclic schema fails typed here, before
+  // cloning (which a 10,000-deep schema would overflow).
+  admitSchema(spec.parameters, `${origin} parameters`);
+  if (spec.outputSchema !== undefined) admitSchema(spec.outputSchema, `${origin} outputSchema`);
+  const run = spec.execute;
+  const def: ToolDef = Object.freeze({
+    name: spec.name,
+    description: spec.description,
+    parameters: deepFreeze(structuredClone(spec.parameters)),
+    ...(spec.outputSchema === undefined ? {} : { outputSchema: deepFreeze(structuredClone(spec.outputSchema)) }),
+    ...(spec.version === undefined ? {} : { version: spec.version }),
+    needsApproval: spec.needsApproval ?? false,
+    ...(spec.risk === undefined ? {} : { risk: spec.risk }),
+    execute: async (input: unknown, ctx: ToolContext) => run(input as Input, ctx),
+  });
+  admitTool(def, 'tool()');
+  return def;
+}

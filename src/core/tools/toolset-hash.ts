@@ -1,0 +1,76 @@
+/**
+ * Toolset identity (spec/runtime.md, "Resolving a toolset"). Two hashes, because two
+ * different things can drift:
+ *
+ * - `toolsetHash` covers the contract a model is shown: `{ name, description, parameters,
+ *   outputSchema?, version? }`. It enters an agent spawn's content key, so a server that
+ *   changes a description or a schema re-keys new spawns instead of replaying a journal
+ *   against a contract it was not written for.
+ * - `authorityHash` covers what policy keys on: `{ name, needsApproval, risk? }`. A risk
+ *   label loosened or an approval flag dropped leaves the contract untouched, and would be
+ *   invisible in `toolsetHash`; here it shows.
+ *
+ * Each is the lowercase hex SHA-256 (WebCrypto, the same in every runtime) of the RFC 8785
+ * canonical JSON of the tuples sorted by name. Absent fields are omitted, never `null`, so
+ * an MCP tool (which has no `version`) hashes the same as a native tool without one.
+ */
+import { ConfigError } from '../errors.js';
+import { canonicalJson, compareCodeUnits } from './canonical-json.js';
+import { quoteName } from './names.js';
+import type { ToolDef } from './types.js';
+
+/** What `toolsetHash` reads from a tool; any ToolDef qualifies. */
+export type ToolContract = Pick<ToolDef, 'name' | 'description' | 'parameters' | 'outputSchema' | 'version'>;
+
+/** What `authorityHash` reads from a tool; any ToolDef qualifies. */
+export type ToolAuthority = Pick<ToolDef, 'name' | 'needsApproval' | 'risk'>;
+
+/** The contract tuple of one tool, with only the fields that are present. */
+export function contractTuple(tool: ToolContract): Record<string, unknown> {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+    ...(tool.version === undefined ? {} : { version: tool.version }),
+  };
+}
+
+/** The authority tuple of one tool, with only the fields that are present. */
+export function authorityTuple(tool: ToolAuthority): Record<string, unknown> {
+  return {
+    name: tool.name,
+    needsApproval: tool.needsApproval,
+    ...(tool.risk === undefined ? {} : { risk: tool.risk }),
+  };
+}
+
+/**
+ * Sorted by name with a code-unit comparison. Two tools with one name have no defined
+ * order, which would make the hash depend on input order; a toolset cannot hold them
+ * anyway, so they are refused here too rather than hashed ambiguously.
+ */
+export function sortByName<T extends { readonly name: string }>(tools: readonly T[]): T[] {
+  const sorted = [...tools].sort((a, b) => compareCodeUnits(a.name, b.name));
+  for (let i = 1; i < sorted.length; i += 1) {
+    const name = sorted[i]?.name;
+    if (name !== undefined && name === sorted[i - 1]?.name) {
+      throw new ConfigError('tool.duplicate_name', `cannot hash a toolset with two tools named ${quoteName(name)}`);
+    }
+  }
+  return sorted;
+}
+
+/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, via WebCrypto. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export async function toolsetHash(tools: readonly ToolContract[]): Promise<string> {
+  return sha256Hex(canonicalJson(sortByName(tools).map(contractTuple)));
+}
+
+export async function authorityHash(tools: readonly ToolAuthority[]): Promise<string> {
+  return sha256Hex(canonicalJson(sortByName(tools).map(authorityTuple)));
+}
