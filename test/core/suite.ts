@@ -3,11 +3,17 @@
  * workerd) against the entry that runtime imports. Each part is its own file.
  */
 import { boundsSuite } from './bounds.suite.js';
+import { canonicalJsonSuite } from './canonical-json.suite.js';
+import { chainSuite } from './chain.suite.js';
 import { configSuite } from './config.suite.js';
+import { domainsSuite } from './domains.suite.js';
 import type { SuiteHarness } from './harness.js';
+import { hashSuite } from './hash.suite.js';
 import { httpSuite } from './http.suite.js';
 import { importSuite } from './import.suite.js';
 import { lifecycleSuite } from './lifecycle.suite.js';
+import { permissionConfigSuite } from './permission-config.suite.js';
+import { permissionsSuite } from './permissions.suite.js';
 import { schemaSuite } from './schema.suite.js';
 import { sweepSuite } from './sweep.suite.js';
 
@@ -19,4 +25,10 @@ export function coreSuite(h: SuiteHarness): void {
   lifecycleSuite(h);
   boundsSuite(h);
   schemaSuite(h);
+  permissionsSuite(h);
+  chainSuite(h);
+  permissionConfigSuite(h);
+  domainsSuite(h);
+  canonicalJsonSuite(h);
+  hashSuite(h);
 }

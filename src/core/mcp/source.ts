@@ -6,6 +6,7 @@
  * Every `close()` starts a new epoch. Tools from an earlier epoch answer with an error
  * result instead of reconnecting: the host closed that source on purpose.
  */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, SourceError, describeCause } from '../errors.js';
 import { isToolError, toolError } from '../tools/tool-error.js';
 import type { McpToolSource, ToolContext, ToolDef, ToolSourceSession } from '../tools/types.js';
@@ -34,6 +35,8 @@ class McpSource implements McpToolSource {
   private connectAbort: AbortController | undefined;
   private session: McpSession | undefined;
   private driftRefusal: ConfigError | undefined;
+  /** ToolDefs by the wire list they came from; a new sweep (or epoch) means a new list. */
+  private readonly imported = new WeakMap<readonly Tool[], readonly ToolDef[]>();
 
   constructor(input: McpConfig, private readonly platform: McpPlatform) {
     this.config = parseMcpConfig(input);
@@ -52,7 +55,13 @@ class McpSource implements McpToolSource {
       throw this.listFailure(error, session, epoch);
     }
     if (this.driftRefusal !== undefined) throw this.driftRefusal;
-    return importTools(wireTools, this.config, this.id, (target, input, ctx) => this.callTool(epoch, target, input, ctx));
+    // One import (and one schema compile) per swept list, however often it is snapshotted.
+    let defs = this.imported.get(wireTools);
+    if (defs === undefined) {
+      defs = Object.freeze(importTools(wireTools, this.config, this.id, (target, input, ctx) => this.callTool(epoch, target, input, ctx)));
+      this.imported.set(wireTools, defs);
+    }
+    return [...defs];
   }
 
   async close(): Promise<void> {

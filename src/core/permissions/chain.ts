@@ -111,7 +111,12 @@ export async function evaluatePermission(
   // Each callback gets a fresh frozen view, so one cannot swap the input another one sees.
   const view = (): ToolCallInfo => Object.freeze({ ...call, input });
 
-  const finish = (verdict: Verdict, layer: PermissionLayer, reason: string, rule?: PermissionRule): PermissionEvaluation => {
+  const finish = (
+    verdict: Verdict,
+    layer: PermissionLayer,
+    reason: string,
+    rule?: PermissionRule,
+  ): PermissionEvaluation => {
     const scan = scanDomains(policy.domains ?? [], call.toolName, input);
     const preset = rule === undefined ? undefined : presetOfRule(rule);
     return Object.freeze({
@@ -126,7 +131,11 @@ export async function evaluatePermission(
     });
   };
   const decided = (verdict: Verdict, by: string): string =>
-    verdict === 'allow' ? `${by} allowed tool ${tool}` : verdict === 'deny' ? `${by} denied tool ${tool}` : `${by} asks approval for tool ${tool}`;
+    verdict === 'allow'
+      ? `${by} allowed tool ${tool}`
+      : verdict === 'deny'
+        ? `${by} denied tool ${tool}`
+        : `${by} asks approval for tool ${tool}`;
 
   const hooks = policy.hooks ?? [];
   for (const [index, hook] of hooks.entries()) {
@@ -134,7 +143,9 @@ export async function evaluatePermission(
     const outcome = await consult(label, () => hook(view()), input, call.signal);
     if (outcome.kind === 'fail') return finish('deny', 'hook', outcome.reason);
     input = outcome.input;
-    if (outcome.kind === 'decide') return finish(outcome.verdict, 'hook', outcome.reason ?? decided(outcome.verdict, label));
+    if (outcome.kind === 'decide') {
+      return finish(outcome.verdict, 'hook', outcome.reason ?? decided(outcome.verdict, label));
+    }
   }
 
   const denyRule = findMatchingRule(policy.deny ?? [], target);

@@ -5,9 +5,11 @@
  * verdict, and it is not containment (spec/mcp.md: a server we do not control can fetch
  * whatever it likes).
  *
- * The input is model-produced and may be hostile, so the walk is iterative (no recursion to
- * blow the stack), visits each object once (cycles, shared subtrees), and stops at a budget
- * of nodes, characters and URL candidates. Hitting the budget marks the scan incomplete in
+ * The input is model-produced and may be hostile, so the walk is iterative and breadth
+ * first (no recursion to blow the stack; shallow strings before deep ones), visits each
+ * object once (cycles, shared subtrees), and stops at a budget of nodes, characters and URL
+ * candidates. A single string longer than the remaining character budget is not scanned at
+ * all. Hitting the budget marks the scan incomplete in
  * the audit rather than failing the call: advisory telemetry must not become a denial of
  * service against legitimate large inputs.
  */
@@ -122,27 +124,33 @@ export function scanDomains(
     return true;
   };
 
-  const pending: unknown[] = [input];
+  // Breadth first, so a URL near the top is found even when a deep branch exhausts the
+  // budget: hostile nesting cannot hide a shallow match. `head` walks the queue without
+  // shifting it.
+  const queue: unknown[] = [input];
+  let head = 0;
   const seen = new Set<object>();
   let complete = true;
   try {
     // Stops early once every live rule matched: nothing further could change the result.
-    while (pending.length > 0 && matched.size < live.length) {
+    while (head < queue.length && matched.size < live.length) {
       if (++nodes > budget.maxNodes) return finish(false);
-      const next = pending.pop();
+      const next = queue[head];
+      queue[head] = undefined; // let visited subtrees be collected
+      head += 1;
       if (typeof next === 'string') {
         if (!examine(next)) return finish(false);
         continue;
       }
       if (typeof next !== 'object' || next === null || seen.has(next)) continue;
       seen.add(next);
-      // Never queue more than the node budget could visit, so one huge array cannot make
-      // the walk allocate without bound before the budget is even checked.
-      const room = (): number => budget.maxNodes - nodes - pending.length;
+      // Never queue more than the node budget could still visit, so one huge array cannot
+      // make the walk allocate without bound before the budget is even checked.
+      const room = (): number => budget.maxNodes - nodes - (queue.length - head);
       if (Array.isArray(next)) {
         const take = Math.min(next.length, Math.max(room(), 0));
         if (take < next.length) complete = false;
-        for (let i = 0; i < take; i += 1) pending.push(next[i]);
+        for (let i = 0; i < take; i += 1) queue.push(next[i]);
       } else {
         for (const key in next) {
           if (!Object.prototype.hasOwnProperty.call(next, key)) continue;
@@ -150,7 +158,7 @@ export function scanDomains(
             complete = false;
             break;
           }
-          pending.push(key, (next as Record<string, unknown>)[key]);
+          queue.push(key, (next as Record<string, unknown>)[key]);
         }
       }
     }

@@ -73,7 +73,8 @@ export function compilePermissionPreset(preset: PermissionPreset): {
     const got: unknown = preset;
     throw new ConfigError(
       'config.invalid_value',
-      `permission preset must be one of ${PERMISSION_PRESETS.join(', ')} (got ${typeof got === 'string' ? JSON.stringify(got.slice(0, 40)) : typeof got})`,
+      `permission preset must be one of ${PERMISSION_PRESETS.join(', ')} ` +
+        `(got ${typeof got === 'string' ? JSON.stringify(got.slice(0, 40)) : typeof got})`,
     );
   }
   const compiled = COMPILED[preset];

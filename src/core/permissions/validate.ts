@@ -121,7 +121,8 @@ export function validatePermissionConfig(
   ) {
     invalid(`${label}.approvalDeadlineMs`, 'a positive, finite number of milliseconds', approvalDeadlineMs);
   }
-  if (approvalTimeoutDecision !== undefined && approvalTimeoutDecision !== 'deny' && approvalTimeoutDecision !== 'allow') {
+  const decision = approvalTimeoutDecision;
+  if (decision !== undefined && decision !== 'deny' && decision !== 'allow') {
     invalid(`${label}.approvalTimeoutDecision`, "'deny' or 'allow'", approvalTimeoutDecision);
   }
 }

@@ -115,7 +115,8 @@ function assertAttestation(value: unknown): asserts value is ToolsetAttestation 
   if (!Array.isArray(v['tools'])) fail("'tools' must be an array");
   (v['tools'] as unknown[]).forEach((entry, i) => {
     const t = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-    const ok = typeof t['name'] === 'string' && ['contractHash', 'authorityHash'].every((k) => typeof t[k] === 'string' && HEX_SHA256.test(t[k]));
+    const isHash = (k: string): boolean => typeof t[k] === 'string' && HEX_SHA256.test(t[k]);
+    const ok = typeof t['name'] === 'string' && isHash('contractHash') && isHash('authorityHash');
     if (!ok) fail(`'tools[${i}]' must be { name, contractHash, authorityHash }`);
   });
 }
@@ -125,7 +126,10 @@ function assertAttestation(value: unknown): asserts value is ToolsetAttestation 
  * ToolsetAttestationError (`toolset.attestation_mismatch`) naming changed, missing and
  * unexpected tools. A malformed attestation is `config.invalid_value`.
  */
-export async function checkToolsetAttestation(resolved: AttestableToolset, attestation: ToolsetAttestation): Promise<void> {
+export async function checkToolsetAttestation(
+  resolved: AttestableToolset,
+  attestation: ToolsetAttestation,
+): Promise<void> {
   assertAttestation(attestation);
   // Equal top-level hashes mean an identical toolset; the per-tool walk only explains a miss.
   if (resolved.toolsetHash === attestation.toolsetHash && resolved.authorityHash === attestation.authorityHash) return;
