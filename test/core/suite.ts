@@ -16,6 +16,7 @@ import { permissionConfigSuite } from './permission-config.suite.js';
 import { permissionsSuite } from './permissions.suite.js';
 import { schemaSuite } from './schema.suite.js';
 import { sweepSuite } from './sweep.suite.js';
+import { toolsetSuite } from './toolset.suite.js';
 
 export function coreSuite(h: SuiteHarness): void {
   configSuite(h);
@@ -31,4 +32,5 @@ export function coreSuite(h: SuiteHarness): void {
   domainsSuite(h);
   canonicalJsonSuite(h);
   hashSuite(h);
+  toolsetSuite(h);
 }

@@ -27,7 +27,7 @@ const onUnhandled = (reason: unknown) => void unhandled.push(reason);
 beforeAll(() => void process.on('unhandledRejection', onUnhandled));
 afterAll(() => void process.off('unhandledRejection', onUnhandled));
 
-type Outcome = { readonly names: readonly string[] } | { readonly code: string };
+type Outcome = { readonly names: readonly string[] } | { readonly code: string; readonly message: string };
 
 async function checkSweep(b: Behaviour): Promise<void> {
   const expected = expectOutcome(b);
@@ -54,7 +54,7 @@ async function checkSweep(b: Behaviour): Promise<void> {
     expect(expected.names, `resolved, but the model allows only ${[...expected.codes].join(', ')}`).toBeDefined();
     expect(outcome.names).toEqual(expected.names);
   } else {
-    expect([...expected.codes], `rejected with ${outcome.code}`).toContain(outcome.code);
+    expect([...expected.codes], `rejected with ${outcome.code}: ${outcome.message}`).toContain(outcome.code);
   }
   if (expected.queried !== undefined) expect(queried).toEqual(expected.queried);
 
@@ -90,7 +90,7 @@ function outcomeOf(result: PromiseSettledResult<{ name: string }[]>): Outcome {
   if (result.status === 'fulfilled') return { names: result.value.map((t) => t.name) };
   const error: unknown = result.reason;
   if (!RulvarError.is(error)) throw new Error(`tools() rejected with an untyped error: ${String(error)}`, { cause: error });
-  return { code: error.code };
+  return { code: error.code, message: error.message };
 }
 
 async function expectNoUnhandledRejection(): Promise<void> {

@@ -47,6 +47,7 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
     input: call.input,
     needsApproval: tool.needsApproval,
     ...(tool.risk === undefined ? {} : { risk: tool.risk }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const { input, ...audit } = evaluation;
   if (audit.verdict === 'ask') return { status: 'ask', audit, input };

@@ -1,0 +1,162 @@
+/**
+ * One bus for every tool: resolveToolset over native tools, MCP sources and registered names,
+ * toolset identity over a real (in-process) server, and dispatchTool end to end with the same
+ * audit and result shapes for a native tool and an imported one.
+ */
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createWorkbenchServer } from '../../examples/servers/workbench.js';
+import { createPagedServer, tool as wireTool } from '../fixtures/paged-server.js';
+import type { SuiteHarness } from './harness.js';
+import { caught, expectConfigError } from './helpers.js';
+
+export function toolsetSuite(h: SuiteHarness): void {
+  const { mcp, tool, resolveToolset, dispatchTool } = h.lib;
+  const native = (name: string, extra: Record<string, unknown> = {}) =>
+    tool({ name, description: `native ${name}`, parameters: { type: 'object' }, execute: () => `ran ${name}`, ...extra });
+
+  h.describe('resolveToolset', () => {
+    h.it('mixes native tools, sources and registered names in one frozen toolset', async () => {
+      await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer(), prefix: 'n', allow: ['read_note'] });
+      const resolved = await resolveToolset([native('alpha'), notes, 'extras'], { toolsets: { extras: [native('beta')] } });
+      h.expect(resolved.tools.map((t) => t.name)).toEqual(['alpha', 'n_read_note', 'beta']);
+      h.expect(resolved.get('n_read_note')?.name).toBe('n_read_note');
+      h.expect(Object.isFrozen(resolved)).toBe(true);
+      h.expect(Object.isFrozen(resolved.tools)).toBe(true);
+      h.expect(() => (resolved.tools as unknown[]).push(native('gamma'))).toThrow();
+    });
+
+    h.it('an unknown registered name refuses before any source is contacted', async () => {
+      let connects = 0;
+      const server = createWorkbenchServer();
+      const counted = { connect: (t: Parameters<typeof server.connect>[0]) => ((connects += 1), server.connect(t)) };
+      await using source = mcp({ transport: 'inprocess', server: counted });
+      const message = await expectConfigError(h, () => resolveToolset([source, 'nope'], { toolsets: { other: [] } }), 'toolset.unknown_name');
+      h.expect(message).toContain('"nope"');
+      h.expect(connects).toBe(0);
+    });
+
+    h.it('a duplicate between a native tool and an MCP tool names both sides', async () => {
+      await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer(), allow: ['read_note'] });
+      const message = await expectConfigError(h, () => resolveToolset([native('read_note'), notes]), 'toolset.duplicate_name');
+      h.expect(message).toContain('"read_note"');
+      h.expect(message).toContain('a native tool');
+      h.expect(message).toContain(notes.id);
+    });
+
+    h.it('a duplicate between two MCP sources refuses; a prefix disambiguates', async () => {
+      await using one = mcp({ transport: 'inprocess', server: createWorkbenchServer(), id: 'one' });
+      await using two = mcp({ transport: 'inprocess', server: createWorkbenchServer(), id: 'two' });
+      const message = await expectConfigError(h, () => resolveToolset([one, two]), 'toolset.duplicate_name');
+      h.expect(message).toContain('"one"');
+      h.expect(message).toContain('"two"');
+      await using prefixed = mcp({ transport: 'inprocess', server: createWorkbenchServer(), id: 'three', prefix: 'b' });
+      h.expect((await resolveToolset([one, prefixed])).tools.length).toBe(12);
+    });
+
+    h.it('the same source reached twice (directly and by name) counts once', async () => {
+      await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer() });
+      const resolved = await resolveToolset([notes, 'again'], { toolsets: { again: [notes] } });
+      h.expect(resolved.tools.length).toBe(6);
+    });
+
+    h.it('a later list_changed never changes a resolved toolset; the next resolve sees it', async () => {
+      const paged = createPagedServer({ pages: [['a']] });
+      await using source = mcp({ transport: 'inprocess', server: paged.server });
+      const first = await resolveToolset([source]);
+      paged.setPages([['a', 'b']]);
+      await paged.notifyListChanged();
+      let second = await resolveToolset([source]);
+      for (let i = 0; i < 100 && second.tools.length === 1; i += 1) second = await resolveToolset([source]);
+      h.expect(first.tools.map((t) => t.name)).toEqual(['a']);
+      h.expect(second.tools.map((t) => t.name)).toEqual(['a', 'b']);
+      h.expect(second.toolsetHash).not.toBe(first.toolsetHash);
+    });
+  });
+
+  h.describe('toolset identity over a real server', () => {
+    const resolveWith = async (description: string, extra: Record<string, unknown> = {}) => {
+      const paged = createPagedServer({ pages: [['a']] });
+      const server = paged.server;
+      // Rewrite what the server lists, as an upgraded server would.
+      const listed = wireTool('a', { description });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [listed] }));
+      await using source = mcp({ transport: 'inprocess', server, ...extra });
+      return await resolveToolset([source]); // await: `using` disposes when the function returns
+    };
+
+    h.it('description drift changes toolsetHash, not authorityHash', async () => {
+      const before = await resolveWith('v1');
+      const after = await resolveWith('v2');
+      h.expect(after.toolsetHash).not.toBe(before.toolsetHash);
+      h.expect(after.authorityHash).toBe(before.authorityHash);
+    });
+
+    h.it('a risk label or an approval flag changes authorityHash only', async () => {
+      const base = await resolveWith('v1');
+      const risky = await resolveWith('v1', { risk: { a: 'destructive' } });
+      const gated = await resolveWith('v1', { approval: true });
+      for (const changed of [risky, gated]) {
+        h.expect(changed.toolsetHash).toBe(base.toolsetHash);
+        h.expect(changed.authorityHash).not.toBe(base.authorityHash);
+      }
+    });
+
+    h.it('an attestation refuses a drifted server, naming the changed tool', async () => {
+      const pin = await h.lib.attestToolset(await resolveWith('v1'));
+      await h.lib.checkToolsetAttestation(await resolveWith('v1'), pin);
+      const error = await caught(async () => h.lib.checkToolsetAttestation(await resolveWith('v2'), pin));
+      h.expect(h.lib.ConfigError.is(error)).toBe(true);
+      h.expect((error as { code: string }).code).toBe('toolset.attestation_mismatch');
+      h.expect((error as Error).message).toContain('"a"');
+    });
+  });
+
+  h.describe('dispatchTool end to end', () => {
+    h.it('a native tool and an MCP tool give the same result and audit shapes', async () => {
+      await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer(), prefix: 'n', risk: { list_notes: 'read' } });
+      const toolset = await resolveToolset([native('hello', { risk: 'read' }), notes]);
+      const a = await dispatchTool(toolset, { id: '1', name: 'hello', input: {} });
+      const b = await dispatchTool(toolset, { id: '2', name: 'n_list_notes', input: {} });
+      for (const outcome of [a, b]) {
+        h.expect(outcome.status).toBe('done');
+        h.expect(Object.keys(outcome).sort()).toEqual(['audit', 'input', 'result', 'status']);
+        h.expect(outcome.audit).toMatchObject({ verdict: 'allow', layer: 'default', advisory: [] });
+      }
+      h.expect(a).toMatchObject({ result: { callId: '1', toolName: 'hello', isError: false, output: 'ran hello' } });
+      h.expect(b).toMatchObject({ result: { callId: '2', toolName: 'n_list_notes', isError: false, output: '' } });
+    });
+
+    h.it('presets govern imported tools by host risk labels; undeclared asks under standard', async () => {
+      await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer(), risk: { delete_note: 'destructive', read_note: 'read' } });
+      const toolset = await resolveToolset([notes]);
+      const strict = { preset: 'strict' } as const;
+      const denied = await dispatchTool(toolset, { id: '1', name: 'delete_note', input: { title: 'x' } }, { permissions: strict });
+      h.expect(denied).toMatchObject({ status: 'done', result: { isError: true, reason: 'denied' }, audit: { verdict: 'deny', layer: 'deny-rule', preset: 'strict' } });
+      h.expect(String(denied.status === 'done' && denied.result.output)).toContain('delete_note');
+      const read = await dispatchTool(toolset, { id: '2', name: 'read_note', input: { title: 'x' } }, { permissions: strict });
+      h.expect(read).toMatchObject({ status: 'done', audit: { verdict: 'allow' } });
+      const undeclared = await dispatchTool(toolset, { id: '3', name: 'list_notes', input: {} }, { permissions: { preset: 'standard' } });
+      h.expect(undeclared).toMatchObject({ status: 'ask', audit: { verdict: 'ask', layer: 'ask-rule' } });
+    });
+
+    h.it('an approval-flagged tool asks at the terminal default; a hook rewrites input before execute', async () => {
+      await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer(), approval: { add_note: true } });
+      const toolset = await resolveToolset([notes]);
+      const asked = await dispatchTool(toolset, { id: '1', name: 'add_note', input: { title: 't', body: 'b' } });
+      h.expect(asked).toMatchObject({ status: 'ask', audit: { layer: 'default' } });
+      const hooks = [() => ({ modifiedInput: { title: 'rewritten', body: 'b' } }), () => 'allow' as const];
+      const done = await dispatchTool(toolset, { id: '2', name: 'add_note', input: { title: 't', body: 'b' } }, { permissions: { hooks } });
+      h.expect(done).toMatchObject({ status: 'done', input: { title: 'rewritten' }, result: { output: { title: 'rewritten', count: 1 } }, audit: { layer: 'hook' } });
+    });
+
+    h.it('a hook rewrite that breaks the schema is refused before execute', async () => {
+      let ran = 0;
+      const counted = tool({ name: 'counted', description: '', parameters: { type: 'object', properties: { n: { type: 'integer' } } }, execute: () => (ran += 1) });
+      const toolset = await resolveToolset([counted]);
+      const hooks = [() => ({ modifiedInput: { n: 'not a number' } })];
+      const outcome = await dispatchTool(toolset, { id: '1', name: 'counted', input: { n: 1 } }, { permissions: { hooks } });
+      h.expect(outcome).toMatchObject({ status: 'done', result: { isError: true, reason: 'invalid_input' } });
+      h.expect(ran).toBe(0);
+    });
+  });
+}
