@@ -35,6 +35,7 @@ export type {
 export type { Mcp } from './mcp/source.js';
 export type { McpBounds, McpTimeouts } from './mcp/bounds.js';
 export { tool, type ToolSpec } from './tools/tool.js';
+export type { SchemaSpec, StandardJsonSchemaCarrier, ZodLike } from './schema/schema-spec.js';
 export { resolveToolset, type ResolvedToolset, type ResolveOptions, type ToolsOption } from './tools/resolve.js';
 export { dispatchTool, type DispatchOutcome, type DispatchOptions, type ToolCall } from './tools/dispatch.js';
 export { MAX_SCHEMA_DEPTH, MAX_INSTANCE_DEPTH } from './schema/limits.js';

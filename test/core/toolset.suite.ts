@@ -4,6 +4,8 @@
  * audit and result shapes for a native tool and an imported one.
  */
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import * as z4 from 'zod/v4';
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
 import { createPagedServer, tool as wireTool } from '../fixtures/paged-server.js';
 import type { SuiteHarness } from './harness.js';
@@ -70,6 +72,36 @@ export function toolsetSuite(h: SuiteHarness): void {
       h.expect(first.tools.map((t) => t.name)).toEqual(['a']);
       h.expect(second.tools.map((t) => t.name)).toEqual(['a', 'b']);
       h.expect(second.toolsetHash).not.toBe(first.toolsetHash);
+    });
+  });
+
+  h.describe('tool() schema forms', () => {
+    const forms = {
+      'zod v3': z.object({ city: z.string(), days: z.number().int().min(1) }),
+      'zod v4': z4.object({ city: z4.string(), days: z4.number().int().min(1) }),
+      'a Standard JSON Schema carrier': {
+        '~standard': {
+          jsonSchema: {
+            input: () => ({ type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city', 'days'] }),
+          },
+        },
+      },
+    };
+    for (const [label, parameters] of Object.entries(forms)) {
+      h.it(`accepts ${label} as parameters and validates with the eval-free validator`, async () => {
+        const forecast = tool({ name: 'forecast', description: 'weather', parameters, execute: (input) => input });
+        h.expect(forecast.parameters).toMatchObject({ type: 'object', properties: { city: { type: 'string' } } });
+        const toolset = await resolveToolset([forecast]);
+        const ok = await dispatchTool(toolset, { id: '1', name: 'forecast', input: { city: 'Oslo', days: 2 } });
+        h.expect(ok).toMatchObject({ status: 'done', result: { isError: false, output: { city: 'Oslo', days: 2 } } });
+        const bad = await dispatchTool(toolset, { id: '2', name: 'forecast', input: { city: 'Oslo', days: 0 } });
+        h.expect(bad).toMatchObject({ status: 'done', result: { isError: true, reason: 'invalid_input' } });
+      });
+    }
+
+    h.it('refuses a Standard Schema that cannot describe itself as JSON Schema', async () => {
+      const opaque = { '~standard': { version: 1, vendor: 'x', validate: () => ({ value: 1 }) } };
+      await expectConfigError(h, () => tool({ name: 'x', description: '', parameters: opaque as never, execute: () => 1 }), 'config.invalid_value');
     });
   });
 

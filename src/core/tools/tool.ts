@@ -8,14 +8,15 @@ import { admitSchema } from '../schema/admission.js';
 import { admitTool } from '../schema/admitted-tools.js';
 import { deepFreeze } from './freeze.js';
 import { assertToolName, quoteName } from './names.js';
-import { TOOL_RISKS, type JsonSchema, type ToolContext, type ToolDef, type ToolRisk } from './types.js';
+import { toJsonSchema, type SchemaSpec } from '../schema/schema-spec.js';
+import { TOOL_RISKS, type ToolContext, type ToolDef, type ToolRisk } from './types.js';
 
 export interface ToolSpec<Input = unknown, Output = unknown> {
   readonly name: string;
   readonly description: string;
-  /** Bare JSON Schema (draft 2020-12 subset) for the input. */
-  readonly parameters: JsonSchema;
-  readonly outputSchema?: JsonSchema;
+  /** The input: bare JSON Schema (draft 2020-12 subset), a zod schema, or a Standard Schema. */
+  readonly parameters: SchemaSpec;
+  readonly outputSchema?: SchemaSpec;
   readonly version?: string;
   readonly needsApproval?: boolean;
   readonly risk?: ToolRisk;
@@ -41,16 +42,18 @@ export function tool<Input = unknown, Output = unknown>(spec: ToolSpec<Input, Ou
   if (spec.version !== undefined && typeof spec.version !== 'string') {
     throw new ConfigError('config.invalid_value', `${origin}: 'version' must be a string`);
   }
+  const parameters = toJsonSchema(spec.parameters, `${origin}: 'parameters'`);
+  const outputSchema = spec.outputSchema === undefined ? undefined : toJsonSchema(spec.outputSchema, `${origin}: 'outputSchema'`);
   // Admit the host's own objects first: a hostile or cyclic schema fails typed here, before
   // cloning (which a 10,000-deep schema would overflow).
-  admitSchema(spec.parameters, `${origin} parameters`);
-  if (spec.outputSchema !== undefined) admitSchema(spec.outputSchema, `${origin} outputSchema`);
+  admitSchema(parameters, `${origin} parameters`);
+  if (outputSchema !== undefined) admitSchema(outputSchema, `${origin} outputSchema`);
   const run = spec.execute;
   const def: ToolDef = Object.freeze({
     name: spec.name,
     description: spec.description,
-    parameters: deepFreeze(structuredClone(spec.parameters)),
-    ...(spec.outputSchema === undefined ? {} : { outputSchema: deepFreeze(structuredClone(spec.outputSchema)) }),
+    parameters: deepFreeze(structuredClone(parameters)),
+    ...(outputSchema === undefined ? {} : { outputSchema: deepFreeze(structuredClone(outputSchema)) }),
     ...(spec.version === undefined ? {} : { version: spec.version }),
     needsApproval: spec.needsApproval ?? false,
     ...(spec.risk === undefined ? {} : { risk: spec.risk }),
