@@ -24,7 +24,7 @@ try {
   const byName = new Map(tools.map((t) => [t.name, t]));
 
   console.log(`Imported ${tools.length} tools from ${notes.id}:\n`);
-  console.table(tools.map((t) => ({ name: t.name, risk: t.risk ?? '(undeclared)', needsApproval: t.needsApproval })));
+  printTable(['name', 'risk', 'needsApproval'], tools.map((t) => [t.name, t.risk ?? '(undeclared)', String(t.needsApproval)]));
 
   const added = await call(byName.get('notes_add_note'), { title: 'groceries', body: 'eggs, rice' });
   console.log('\nnotes_add_note ->', JSON.stringify(added.output));
@@ -39,4 +39,12 @@ async function call(tool: ToolDef | undefined, input: Record<string, unknown>) {
   const signal = AbortSignal.timeout(10_000);
   const value = await tool.execute(input, { callId: crypto.randomUUID(), toolName: tool.name, signal });
   return toToolResult('demo', tool.name, { value });
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => `  ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`;
+  console.log(line(header));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const row of rows) console.log(line(row));
 }
