@@ -31,6 +31,7 @@ export type RulvarErrorCode =
   | 'source.drift_refused'
   | 'source.unavailable'
   | 'source.closed'
+  | 'source.cancelled'
   | 'source.protocol';
 
 export interface RulvarErrorOptions {
@@ -82,7 +83,14 @@ function isErrorLike(value: unknown): value is { name: string; code: string } {
 
 /** A short, secret-free description of an unknown thrown value, for messages. */
 export function describeCause(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  if (typeof cause === 'string') return cause;
-  return String(cause);
+  let text: string;
+  try {
+    text = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : String(cause);
+  } catch {
+    text = 'an unprintable value'; // Object.create(null) and friends cannot become strings
+  }
+  // A server's error body ends up here; it should inform, not flood.
+  return text.length > MAX_CAUSE_CHARS ? `${text.slice(0, MAX_CAUSE_CHARS)}… (${text.length} characters)` : text;
 }
+
+const MAX_CAUSE_CHARS = 500;

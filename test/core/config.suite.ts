@@ -107,9 +107,23 @@ export function configSuite(h: SuiteHarness): void {
       h.expect(connects).toBe(0);
     });
 
-    h.it('derives a source id without secrets from an http url', () => {
-      const source = mcp({ transport: 'streamable-http', url: 'https://user:pw@mcp.example.com/v1?token=abc' });
-      h.expect(source.id).toBe('mcp:http:mcp.example.com/v1');
+    h.it('derives a source id without secrets from an http url (host only)', () => {
+      const source = mcp({ transport: 'streamable-http', url: 'https://mcp.example.com/mcp/sk-SECRET789/sse?token=abc' });
+      h.expect(source.id).toBe('mcp:http:mcp.example.com');
+    });
+
+    h.it('refuses credentials in the url without repeating them', async () => {
+      const message = await expectConfigError(h, () => mcp({ transport: 'streamable-http', url: 'https://user:tok-SECRET456@mcp.example.com/' }), 'config.invalid_value');
+      h.expect(message).toContain('http.headers');
+      h.expect(message).not.toContain('SECRET');
+    });
+
+    h.it('refuses NUL bytes in stdio strings without repeating the value', async () => {
+      for (const bad of [{ env: { API_KEY: 'sk-live-SECRET\u0000' } }, { args: ['--token=SECRET\u0000'] }, { command: 'x\u0000SECRET' }, { cwd: '/tmp\u0000SECRET' }]) {
+        const message = await expectConfigError(h, () => mcp({ ...stdio, ...bad } as never), 'config.invalid_value');
+        h.expect(message).not.toContain('SECRET');
+        h.expect(message).toContain('NUL');
+      }
     });
 
     if (h.runtime !== 'node') {

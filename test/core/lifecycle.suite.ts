@@ -1,7 +1,10 @@
 /** Lazy connect, close() in every state, calls on a closed source, and recovery from a dead connection. */
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
+import { rawServer } from '../fixtures/raw-server.js';
 import type { SuiteHarness } from './harness.js';
 import { caught, expectSourceError, pick, run } from './helpers.js';
+
+const listOne = { tools: [{ name: 'one', inputSchema: { type: 'object' } }] };
 
 type Connectable = { connect: ReturnType<typeof createWorkbenchServer>['connect'] };
 
@@ -115,6 +118,87 @@ export function lifecycleSuite(h: SuiteHarness): void {
       await server.close();
       h.expect(await run(h, pick(tools, 'list_notes'), {})).toMatchObject({ isError: false });
       h.expect(counts.connects).toBe(2);
+    });
+
+    h.it('a malformed call result is server_error and keeps the session', async () => {
+      const server = rawServer((method) => (method === 'tools/list' ? listOne : { content: 'not an array' }));
+      await using source = mcp({ transport: 'inprocess', server });
+      const one = pick(await source.tools(), 'one');
+      for (let i = 0; i < 2; i += 1) h.expect(await run(h, one, {})).toMatchObject({ isError: true, reason: 'server_error' });
+      h.expect(server.connects).toBe(1);
+    });
+
+    h.it('a malformed tools/list is source.protocol, not a lost connection', async () => {
+      const server = rawServer(() => ({ tools: 'none' }));
+      await using source = mcp({ transport: 'inprocess', server });
+      const message = await expectSourceError(h, () => source.tools(), 'source.protocol');
+      h.expect(message).toContain('not valid MCP');
+      await expectSourceError(h, () => source.tools(), 'source.protocol');
+      h.expect(server.connects).toBe(1);
+    });
+
+    h.it('an unsupported protocol version in the handshake is source.protocol', async () => {
+      const server = rawServer(() => listOne, { protocolVersion: '1999-01-01' });
+      await using source = mcp({ transport: 'inprocess', server });
+      const message = await expectSourceError(h, () => source.tools(), 'source.protocol');
+      h.expect(message).toContain('1999-01-01');
+    });
+
+    h.it('tools() racing close() on a warm source fails as source.closed, never returns dead tools', async () => {
+      await using source = mcp({ transport: 'inprocess', server: createWorkbenchServer() });
+      await source.tools();
+      const pending = source.tools();
+      await source.close();
+      await expectSourceError(h, () => pending, 'source.closed');
+    });
+
+    h.it('a second close() waits for the first to finish', async () => {
+      const { server } = instrumented();
+      const source = mcp({ transport: 'inprocess', server });
+      await source.tools();
+      const first = source.close();
+      await source.close();
+      h.expect(server.isConnected()).toBe(false);
+      await first;
+    });
+
+    h.it('one long-lived signal across many calls: no stale cancellations when it aborts later', async () => {
+      const server = rawServer((method) => (method === 'tools/list' ? listOne : { content: [{ type: 'text', text: 'ok' }] }));
+      await using source = mcp({ transport: 'inprocess', server });
+      const one = pick(await source.tools(), 'one');
+      const run_ = new AbortController();
+      for (let i = 0; i < 30; i += 1) h.expect((await run(h, one, {}, run_.signal)).isError).toBe(false);
+      run_.abort();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      h.expect(server.notifications.filter((m) => m === 'notifications/cancelled')).toEqual([]);
+    });
+
+    h.it("a call's signal bounds its wait for a reconnect", async () => {
+      const server = createWorkbenchServer();
+      let connects = 0;
+      const hangsSecondTime = {
+        connect: (transport: Parameters<typeof server.connect>[0]) =>
+          (connects += 1) === 1 ? server.connect(transport) : new Promise<void>(() => undefined),
+      };
+      const source = mcp({ transport: 'inprocess', server: hangsSecondTime, timeouts: { connectMs: 5_000 } });
+      const tools = await source.tools();
+      await server.close();
+      const started = Date.now();
+      h.expect(await run(h, pick(tools, 'list_notes'), {}, AbortSignal.timeout(150))).toMatchObject({ isError: true, reason: 'timeout' });
+      h.expect(Date.now() - started).toBeLessThan(2_000);
+      // close() does not wait on a server whose connect() never returns.
+      const closing = Date.now();
+      await source.close();
+      h.expect(Date.now() - closing).toBeLessThan(1_000);
+    });
+
+    h.it('tools({ signal }) stops waiting when the signal aborts (source.cancelled)', async () => {
+      const server = rawServer(() => new Promise(() => undefined));
+      await using source = mcp({ transport: 'inprocess', server });
+      const controller = new AbortController();
+      const pending = source.tools({ signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      await expectSourceError(h, () => pending, 'source.cancelled');
     });
 
     h.it('errors are typed across bundles by name', async () => {

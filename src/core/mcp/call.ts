@@ -26,13 +26,8 @@ export async function callOnSession(
   try {
     return mapCallResult(await session.callTool(target.name, args, ctx.signal), target.hasOutputSchema);
   } catch (error) {
-    if (ctx.signal.aborted) {
-      // The host gave up on the call; the connection itself is fine.
-      const timedOut = ctx.signal.reason instanceof Error && ctx.signal.reason.name === 'TimeoutError';
-      return timedOut
-        ? toolError('timeout', `${target.name} was cancelled: its deadline passed`)
-        : toolError('unavailable', `${target.name} was cancelled before it finished`);
-    }
+    // The host gave up on the call; the connection itself is fine.
+    if (ctx.signal.aborted) return cancelled(target.name, ctx.signal);
     const failure = classifyWireError(error);
     if (isConnectionLost(failure)) session.markLost();
     switch (failure.kind) {
@@ -42,8 +37,18 @@ export async function callOnSession(
         return toolError('server_error', `${target.name} failed with JSON-RPC error ${failure.code}: ${failure.message}`);
       case 'protocol':
         return toolError('server_error', `${target.name}: ${failure.message}`);
-      case 'connection':
+      case 'rejected':
+        return toolError('unavailable', `${sourceId} refused the call: ${failure.message}`);
+      case 'lost':
         return toolError('unavailable', `${sourceId} is unavailable: ${session.explain(error)}`);
     }
   }
+}
+
+/** The result of a call its caller cancelled: a deadline is a timeout, anything else is not. */
+export function cancelled(name: string, signal: AbortSignal): unknown {
+  const timedOut = signal.reason instanceof Error && signal.reason.name === 'TimeoutError';
+  return timedOut
+    ? toolError('timeout', `${name} was cancelled: its deadline passed`)
+    : toolError('unavailable', `${name} was cancelled before it finished`);
 }

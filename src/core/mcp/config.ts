@@ -12,6 +12,17 @@ type Check = (value: unknown) => string | undefined;
 
 const isString: Check = (v) => (typeof v === 'string' ? undefined : 'a string');
 const isNonEmptyString: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'a non-empty string');
+// A NUL byte makes the platform refuse the spawn with a message that quotes the whole value,
+// and env values are often credentials: refuse here, where the message can stay quiet.
+const hasNul = (v: string): boolean => v.includes('\u0000');
+const isProcessString: Check = (v) =>
+  typeof v === 'string' && v.length > 0 && !hasNul(v) ? undefined : 'a non-empty string without NUL bytes';
+const isProcessStringArray: Check = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string' && !hasNul(x)) ? undefined : 'an array of strings without NUL bytes';
+const isEnvRecord: Check = (v) =>
+  isPlainRecord(v) && Object.entries(v).every(([k, x]) => typeof x === 'string' && !hasNul(x) && k.length > 0 && !hasNul(k) && !k.includes('='))
+    ? undefined
+    : "a record of strings (names without '=', nothing with NUL bytes)";
 const isFunction: Check = (v) => (typeof v === 'function' ? undefined : 'a function');
 const isStringArray: Check = (v) =>
   Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'an array of strings';
@@ -43,10 +54,10 @@ const TRANSPORT_KEYS: Record<McpTransportName, { required: string[]; checks: Rec
   stdio: {
     required: ['command'],
     checks: {
-      command: isNonEmptyString,
-      args: isStringArray,
-      env: isStringRecord,
-      cwd: isNonEmptyString,
+      command: isProcessString,
+      args: isProcessStringArray,
+      env: isEnvRecord,
+      cwd: isProcessString,
       stderr: (v) =>
         v === 'inherit' || v === 'ignore' || typeof v === 'function' ? undefined : "'inherit', 'ignore' or a function",
     },
@@ -110,7 +121,10 @@ function checkHttpUrl(value: unknown): string | undefined {
   const expected = 'an absolute http: or https: URL';
   if (typeof value !== 'string' && !(value instanceof URL)) return expected;
   const url = URL.canParse(String(value)) ? new URL(String(value)) : undefined;
-  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? undefined : expected;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) return expected;
+  // fetch refuses such URLs with a message that repeats them, password included.
+  if (url.username !== '' || url.password !== '') return `${expected} without credentials in it (send them with http.headers)`;
+  return undefined;
 }
 
 function checkHttpOptions(value: unknown): string | undefined {

@@ -5,12 +5,14 @@
  * wait for that release is itself bounded: a server whose own connect() never returns holds
  * nothing this library could release.
  */
+import { settledWithin } from '../async.js';
 import { ConfigError } from '../errors.js';
 import type { McpConfig } from './config-types.js';
 import { McpSession, type SessionEvents } from './session.js';
 import type { McpPlatform } from './transports.js';
 
-const RELEASE_WAIT_MS = 6_000;
+/** How long releasing a half-open connection may take (a stdio group end is at most ~4 s). */
+export const RELEASE_WAIT_MS = 6_000;
 
 export async function connectSession(
   config: McpConfig,
@@ -43,13 +45,4 @@ export async function connectSession(
     'connect.timeout',
     `${sourceId}: the MCP handshake did not finish within timeouts.connectMs = ${connectMs} ms; the connection was released`,
   );
-}
-
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const gaveUp = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([promise.then(() => undefined, () => undefined), gaveUp]);
-  clearTimeout(timer);
 }

@@ -6,6 +6,15 @@
  */
 import type { FetchLike, HeaderHook, HeaderRecord } from './config-types.js';
 
+/**
+ * The host's header hook failed, or produced a header the platform refuses. The session is
+ * not at fault, so it is kept. The message names the header or the error's class, never a
+ * value: what a header hook handles is usually a credential.
+ */
+export class HeaderHookError extends Error {
+  override readonly name = 'HeaderHookError';
+}
+
 export function createHeaderFetch(
   headers: HeaderRecord | HeaderHook | undefined,
   baseFetch: FetchLike | undefined,
@@ -14,14 +23,20 @@ export function createHeaderFetch(
   const send: FetchLike = baseFetch ?? ((input, init) => fetch(input, init));
   if (headers === undefined) return send;
   return async (input, init) => {
-    const extra = typeof headers === 'function' ? await headers() : headers;
+    let extra: HeaderRecord;
+    try {
+      extra = typeof headers === 'function' ? await headers() : headers;
+    } catch (error) {
+      const kind = error instanceof Error ? error.name : typeof error;
+      throw new HeaderHookError(`the http.headers hook failed (${kind})`);
+    }
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(extra)) {
       try {
         merged.set(name, value);
       } catch {
-        // The platform's own message quotes the value, which is usually a credential.
-        throw new TypeError(`header ${JSON.stringify(name)} from http.headers has an invalid name or value`);
+        // The platform's own message quotes the value.
+        throw new HeaderHookError(`header ${JSON.stringify(name)} from http.headers has an invalid name or value`);
       }
     }
     return send(input, { ...init, headers: merged });

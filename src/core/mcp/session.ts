@@ -6,6 +6,7 @@
  */
 import { ListToolsResultSchema, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LenientCallToolResultSchema, type LenientCallToolResult } from './call-result-schema.js';
+import { followSignal } from '../async.js';
 import { describeCause } from '../errors.js';
 import type { McpConfig } from './config-types.js';
 import { sweepTools } from './sweep.js';
@@ -15,6 +16,14 @@ import { WireClient } from './wire-client.js';
 export interface SessionEvents {
   /** The server said its tool list changed. */
   onListChanged(): void;
+}
+
+/** A failed connect: `message` says why in words, `cause` keeps the original for sorting. */
+export class ConnectFailure extends Error {
+  override readonly name = 'ConnectFailure';
+  constructor(message: string, override readonly cause: unknown) {
+    super(message);
+  }
 }
 
 export class McpSession {
@@ -46,7 +55,7 @@ export class McpSession {
     signal: AbortSignal,
   ): Promise<McpSession> {
     const client = new WireClient();
-    const opened = await openTransport(config, platform);
+    const opened = await openTransport(config, platform, signal);
     const session = new McpSession(client, opened, sourceId, config);
     const abort = () => void session.shutdown();
     signal.addEventListener('abort', abort, { once: true });
@@ -64,7 +73,7 @@ export class McpSession {
       signal.removeEventListener('abort', abort);
       await session.shutdown();
       // "Connection closed" alone does not say why; the transport usually knew (an exit code).
-      throw new Error(session.explain(error), { cause: error });
+      throw new ConnectFailure(session.explain(error), error);
     }
     return session;
   }
@@ -72,7 +81,8 @@ export class McpSession {
   /** Describes a failed request, adding what the transport last reported when there is one. */
   explain(error: unknown): string {
     const what = describeCause(error);
-    return this.transportError === undefined ? what : `${what} (${this.transportError.message})`;
+    const why = this.transportError?.message;
+    return why === undefined || what.includes(why) ? what : `${what} (${describeCause(why)})`;
   }
 
   /** False once the connection closed under us or a request proved it gone. */
@@ -110,13 +120,18 @@ export class McpSession {
     return shared;
   }
 
-  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<LenientCallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<LenientCallToolResult> {
     const timeout = this.config.timeouts?.callMs;
-    return this.client.request(
-      { method: 'tools/call', params: { name, arguments: args } },
-      LenientCallToolResultSchema,
-      timeout === undefined ? { signal } : { signal, timeout },
-    );
+    const follower = followSignal(signal);
+    try {
+      return await this.client.request(
+        { method: 'tools/call', params: { name, arguments: args } },
+        LenientCallToolResultSchema,
+        timeout === undefined ? { signal: follower.signal } : { signal: follower.signal, timeout },
+      );
+    } finally {
+      follower.release();
+    }
   }
 
   /** Marks the connection gone (a request failed at the transport) and releases it. */

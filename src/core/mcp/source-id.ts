@@ -1,6 +1,6 @@
 /**
- * The default ToolSource id. It must never carry a secret: for HTTP only the host and path
- * are used (a query string or userinfo can hold a token), for stdio only the command name.
+ * The default ToolSource id. It must never carry a secret: for HTTP only the host is used
+ * (a path, query string or userinfo can hold a token), for stdio only the command name.
  */
 import type { McpConfig } from './config-types.js';
 
@@ -11,10 +11,9 @@ export function defaultSourceId(config: McpConfig): string {
       const command = config.command.split(/[\\/]/).pop() ?? config.command;
       return `mcp:${scope}stdio:${command}`;
     }
-    case 'streamable-http': {
-      const url = new URL(String(config.url));
-      return `mcp:${scope}http:${url.host}${url.pathname}`;
-    }
+    case 'streamable-http':
+      // The host only: hosted MCP services often put an access token in the path.
+      return `mcp:${scope}http:${new URL(String(config.url)).host}`;
     case 'inprocess':
       return `mcp:${scope}inprocess`;
   }

@@ -7,15 +7,16 @@
  * result instead of reconnecting: the host closed that source on purpose.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError, SourceError, describeCause } from '../errors.js';
+import { raceSignal, settledWithin } from '../async.js';
+import { ConfigError, RulvarError, SourceError, describeCause } from '../errors.js';
 import { isToolError, toolError } from '../tools/tool-error.js';
 import type { McpToolSource, ToolContext, ToolDef, ToolSourceSession } from '../tools/types.js';
 import type { McpConfig } from './config-types.js';
 import { parseMcpConfig } from './config.js';
 import { importTools } from './import-tools.js';
-import { callOnSession, type CallTarget } from './call.js';
-import { connectSession } from './connect.js';
-import type { McpSession } from './session.js';
+import { callOnSession, cancelled, type CallTarget } from './call.js';
+import { RELEASE_WAIT_MS, connectSession } from './connect.js';
+import { ConnectFailure, type McpSession } from './session.js';
 import { defaultSourceId } from './source-id.js';
 import { assertTransportAvailable, type McpPlatform } from './transports.js';
 import { classifyWireError, isConnectionLost } from './wire-errors.js';
@@ -35,6 +36,7 @@ class McpSource implements McpToolSource {
   private connectAbort: AbortController | undefined;
   private session: McpSession | undefined;
   private driftRefusal: ConfigError | undefined;
+  private closing: Promise<void> | undefined;
   /** ToolDefs by the wire list they came from; a new sweep (or epoch) means a new list. */
   private readonly imported = new WeakMap<readonly Tool[], readonly ToolDef[]>();
 
@@ -44,7 +46,14 @@ class McpSource implements McpToolSource {
     this.id = this.config.id ?? defaultSourceId(this.config);
   }
 
-  async tools(_session?: ToolSourceSession): Promise<ToolDef[]> {
+  tools(session?: ToolSourceSession): Promise<ToolDef[]> {
+    const snapshot = this.snapshot();
+    if (session?.signal === undefined) return snapshot;
+    // Only this caller stops waiting; a sweep shared with others carries on.
+    return raceSignal(snapshot, session.signal, () => new SourceError('source.cancelled', `${this.id}: tools() was cancelled`));
+  }
+
+  private async snapshot(): Promise<ToolDef[]> {
     if (this.driftRefusal !== undefined) throw this.driftRefusal;
     const epoch = this.epoch;
     const session = await this.liveSession();
@@ -54,6 +63,8 @@ class McpSource implements McpToolSource {
     } catch (error) {
       throw this.listFailure(error, session, epoch);
     }
+    // A cached list can outlive the session by a microtask; tools of a closed source are dead.
+    if (this.epoch !== epoch) throw new SourceError('source.closed', `${this.id}: the source was closed during tools()`);
     if (this.driftRefusal !== undefined) throw this.driftRefusal;
     // One import (and one schema compile) per swept list, however often it is snapshotted.
     let defs = this.imported.get(wireTools);
@@ -73,9 +84,17 @@ class McpSource implements McpToolSource {
     this.session = undefined;
     this.connectAbort?.abort();
     this.connectAbort = undefined;
-    // A connect still in flight is waited out: it sees the new epoch and releases what it
-    // opened, so nothing it spawned outlives close().
-    await Promise.all([session?.shutdown(), connecting?.catch(() => undefined)]);
+    // A connect still in flight is aborted and waited out (bounded: a server whose own
+    // connect() never returns holds nothing to release), so nothing it spawned outlives
+    // close(). An earlier close() still running is waited for too.
+    const released = Promise.all([session?.shutdown(), connecting && settledWithin(connecting, RELEASE_WAIT_MS)]);
+    const all = Promise.all([this.closing, released]).then(() => undefined);
+    this.closing = all;
+    try {
+      await all;
+    } finally {
+      if (this.closing === all) this.closing = undefined;
+    }
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -103,7 +122,11 @@ class McpSource implements McpToolSource {
         if (this.epoch !== epoch) {
           throw new SourceError('source.closed', `${this.id}: the source was closed while connecting`);
         }
-        throw typedOr(error, () => new SourceError('source.unavailable', `${this.id}: could not connect: ${describeCause(error)}`, { cause: error }));
+        if (RulvarError.is(error)) throw error;
+        const original = error instanceof ConnectFailure ? error.cause : error;
+        const kind = classifyWireError(original).kind;
+        const code = kind === 'protocol' || kind === 'server' ? 'source.protocol' : 'source.unavailable';
+        throw new SourceError(code, `${this.id}: could not connect: ${describeCause(error)}`, { cause: original });
       },
     );
     const shared = attempt.finally(() => {
@@ -123,13 +146,14 @@ class McpSource implements McpToolSource {
   }
 
   private listFailure(error: unknown, session: McpSession, epoch: number): Error {
-    if (error instanceof ConfigError) return error;
     if (this.epoch !== epoch) return new SourceError('source.closed', `${this.id}: the source was closed during tools/list`, { cause: error });
+    // The sweep's own refusals (bounds, guards, names) are already typed and worded.
+    if (RulvarError.is(error)) return error;
     const failure = classifyWireError(error);
     if (isConnectionLost(failure)) session.markLost();
-    const code = failure.kind === 'connection' ? 'source.unavailable' : 'source.protocol';
-    const detail = failure.kind === 'connection' ? session.explain(error) : failure.message;
-    return new SourceError(code, `${this.id}: tools/list failed: ${detail}`, { cause: error });
+    const protocol = failure.kind === 'protocol' || failure.kind === 'server';
+    const detail = failure.kind === 'lost' ? session.explain(error) : failure.message;
+    return new SourceError(protocol ? 'source.protocol' : 'source.unavailable', `${this.id}: tools/list failed: ${detail}`, { cause: error });
   }
 
   private async callTool(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
@@ -139,8 +163,9 @@ class McpSource implements McpToolSource {
     }
     let session: McpSession;
     try {
-      session = await this.liveSession();
+      session = await raceSignal(this.liveSession(), ctx.signal, () => new Error('cancelled'));
     } catch (error) {
+      if (ctx.signal.aborted) return cancelled(target.name, ctx.signal);
       return toolError('unavailable', `${this.id} is unavailable: ${describeCause(error)}`);
     }
     const value = await callOnSession(session, this.id, target, input as Record<string, unknown>, ctx);
@@ -150,9 +175,4 @@ class McpSource implements McpToolSource {
     }
     return value;
   }
-}
-
-/** Keeps an error this library already typed; wraps anything else. */
-function typedOr(error: unknown, make: () => Error): Error {
-  return error instanceof ConfigError || error instanceof SourceError ? error : make();
 }

@@ -5,6 +5,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { raceSignal } from '../async.js';
 import { ConfigError } from '../errors.js';
 import type { McpConfig, StdioMcpConfig } from './config-types.js';
 import { createHeaderFetch } from './http-fetch.js';
@@ -23,7 +24,7 @@ export interface OpenedTransport {
 /** How long a polite session end (HTTP DELETE) may take before the wire is just closed. */
 const SESSION_END_MS = 2_000;
 
-export async function openTransport(config: McpConfig, platform: McpPlatform): Promise<OpenedTransport> {
+export async function openTransport(config: McpConfig, platform: McpPlatform, signal: AbortSignal): Promise<OpenedTransport> {
   switch (config.transport) {
     case 'stdio': {
       if (platform.stdio === undefined) throw stdioUnavailable();
@@ -38,7 +39,14 @@ export async function openTransport(config: McpConfig, platform: McpPlatform): P
     }
     case 'inprocess': {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await config.server.connect(serverSide);
+      // The host's server may never finish connecting; close() must not wait on it for ever.
+      const connecting = Promise.resolve(config.server.connect(serverSide));
+      try {
+        await raceSignal(connecting, signal, () => new Error('the source was closed while the server was connecting'));
+      } catch (error) {
+        void connecting.then(() => clientSide.close(), () => undefined);
+        throw error;
+      }
       // Closing one side of the linked pair closes the other, which frees the server
       // instance to be connected again by a later session.
       return { transport: clientSide, shutdown: () => clientSide.close() };

@@ -15,18 +15,16 @@ import {
   type ClientNotification,
   type ClientRequest,
   type ClientResult,
-  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 
 export const CLIENT_INFO = Object.freeze({ name: '@rulvar/core', version: '0.1.0' });
 
+/** The server answered the handshake with a protocol revision this client does not speak. */
+export class UnsupportedProtocolError extends Error {
+  override readonly name = 'UnsupportedProtocolError';
+}
+
 export class WireClient extends Protocol<ClientRequest, ClientNotification, ClientResult> {
-  private serverCapabilitiesValue: ServerCapabilities | undefined;
-
-  get serverCapabilities(): ServerCapabilities | undefined {
-    return this.serverCapabilitiesValue;
-  }
-
   /** Starts the transport and runs the initialize handshake; closes itself when that fails. */
   async open(transport: Transport, options?: RequestOptions): Promise<void> {
     await this.connect(transport);
@@ -40,9 +38,8 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
         options,
       );
       if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-        throw new Error(`the server answered with unsupported protocol version ${result.protocolVersion}`);
+        throw new UnsupportedProtocolError(`the server answered with unsupported protocol version ${JSON.stringify(result.protocolVersion.slice(0, 40))}`);
       }
-      this.serverCapabilitiesValue = result.capabilities;
       // HTTP transports send the negotiated version as a header on every later request.
       transport.setProtocolVersion?.(result.protocolVersion);
       await this.notification({ method: 'notifications/initialized' });

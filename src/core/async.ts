@@ -1,0 +1,47 @@
+/**
+ * Small promise utilities that every bounded wait in this library is built from. Each one
+ * cleans up after itself (timers cleared, listeners removed) and marks the promise it gives
+ * up on as handled, so a late rejection is never an unhandled one.
+ */
+
+/** Waits for `promise` to settle, or `ms`, whichever comes first; never rejects. */
+export async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(noop, noop), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `promise`, unless `signal` aborts first: then a rejection with `onAbort()`. */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
+  promise.catch(noop);
+  if (signal.aborted) return Promise.reject(onAbort());
+  let forward: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    forward = () => reject(onAbort());
+    signal.addEventListener('abort', forward, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => {
+    if (forward !== undefined) signal.removeEventListener('abort', forward);
+  });
+}
+
+/**
+ * A signal of our own that follows `parent` until `release()`: the SDK attaches listeners to
+ * the signal of every request and never removes them, so a long-lived host signal handed
+ * straight through would collect one per call (and cancel calls long finished).
+ */
+export function followSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+  const local = new AbortController();
+  const forward = () => local.abort(parent.reason);
+  if (parent.aborted) forward();
+  else parent.addEventListener('abort', forward, { once: true });
+  return { signal: local.signal, release: () => parent.removeEventListener('abort', forward) };
+}
+
+function noop(): void {}
