@@ -89,6 +89,14 @@ export function domainsSuite(h: SuiteHarness): void {
       }
     });
 
+    h.it('a URL followed by a long punctuation run is trimmed in linear time', async () => {
+      // The old trailing-punctuation regex backtracked quadratically here (8 s for 80,000 dots).
+      const started = Date.now();
+      const audit = await evaluate({ cmd: `https://example.com${'.'.repeat(80_000)}x and https://example.com${'.'.repeat(80_000)}` });
+      h.expect(audit.advisory).toEqual([exact]);
+      h.expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
     h.it('survives a cyclic input', async () => {
       const cyclic: Record<string, unknown> = { url: 'https://example.com/' };
       cyclic['self'] = cyclic;

@@ -84,6 +84,22 @@ export function schemaSuite(h: SuiteHarness): void {
       await refusesAt(obj({}, { allOf: [{ $ref: '#' }] }), '', 'cycle');
     });
 
+    h.it('refuses a pattern with nested repetition (catastrophic backtracking)', async () => {
+      await refusesAt(obj({ a: { type: 'string', pattern: '^(a+)+$' } }), '/properties/a/pattern', 'catastrophic');
+      await refusesAt(obj({}, { patternProperties: { '^(\\w+\\s?)*$': {} } }), '/patternProperties', 'catastrophic');
+    });
+
+    h.it('refuses $ref fan-out that would validate one value exponentially often', async () => {
+      const defs: Record<string, unknown> = { d20: { type: 'string' } };
+      for (let i = 0; i < 20; i += 1) defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+      await refusesAt(obj({ a: { $ref: '#/$defs/d0' } }, { $defs: defs }), '/$defs/d', 'validated');
+    });
+
+    h.it('checks subschemas under draft-07 dependencies too', async () => {
+      await refusesAt(obj({}, { dependencies: { a: { properties: { b: { $ref: 'https://x.example/s.json' } } } } }), '/dependencies/a', 'remote');
+      await refusesAt(obj({}, { dependencies: { a: { properties: { b: { pattern: '([' } } } } }), '/dependencies/a', 'u-flag');
+    });
+
     h.it('admits recursion that descends into the data, and validates it', async () => {
       const tree = obj({ name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } }, { required: ['name'] });
       const { server, calls } = scriptedServer([[{ name: 'tree', inputSchema: tree }]], () => ({ content: [{ type: 'text', text: 'ok' }] }));
@@ -160,6 +176,16 @@ export function schemaSuite(h: SuiteHarness): void {
       h.expect(Object.prototype.hasOwnProperty.call(received[0], '__proto__')).toBe(true);
       h.expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       h.expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    });
+
+    h.it('uniqueItems over a huge array is refused by size, not compared pair by pair', async () => {
+      const { server, calls } = scriptedServer([[{ name: 'set', inputSchema: obj({ v: { type: 'array', uniqueItems: true } }) }]], () => ({ content: [] }));
+      await using source = inprocess(server);
+      const v = Array.from({ length: 20_000 }, (_, i) => ({ i }));
+      const result = await resultOf(source, 'set', { v });
+      h.expect(result).toMatchObject({ isError: true, reason: 'invalid_input' });
+      h.expect(String(result.output)).toContain('uniqueItems');
+      h.expect(calls).toEqual([]);
     });
 
     h.it('arguments nested 10,000 deep are refused, not overflowed', async () => {

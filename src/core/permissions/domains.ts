@@ -69,16 +69,25 @@ function hostMatches(pattern: DomainPattern, host: string): boolean {
 
 /** URLs embedded in prose or commands (`curl https://…`), trailing punctuation trimmed. */
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>`{}|\\^]+/gi;
-const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')', ']', '}']);
+/** Longer than any real URL's authority part needs; the host is all a rule looks at. */
+const MAX_URL_CHARS = 4_096;
 
 function* urlCandidates(text: string): Generator<string> {
   const trimmed = text.trim();
   // The whole string first, so the URL parser's own leniency (tabs, backslashes) applies.
-  if (/^https?:/i.test(trimmed)) yield trimmed;
+  if (/^https?:/i.test(trimmed)) yield trimmed.slice(0, MAX_URL_CHARS);
   for (const match of text.matchAll(URL_IN_TEXT)) {
-    const candidate = match[0].replace(TRAILING_PUNCTUATION, '');
+    const candidate = trimTrailingPunctuation(match[0].slice(0, MAX_URL_CHARS));
     if (candidate !== trimmed) yield candidate;
   }
+}
+
+/** A loop, not a `[…]+$` regex: that one backtracks quadratically on long punctuation runs. */
+function trimTrailingPunctuation(candidate: string): string {
+  let end = candidate.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(candidate[end - 1] as string)) end -= 1;
+  return candidate.slice(0, end);
 }
 
 function httpHost(candidate: string): string | undefined {

@@ -7,13 +7,15 @@
  * The subset: draft 2020-12 without $dynamicRef/$dynamicAnchor (nor their 2019-09
  * $recursiveRef/$recursiveAnchor); every $ref resolvable inside the schema itself (so no
  * remote $ref); every `pattern` and `patternProperties` key a valid `u`-flag RegExp; JSON
- * nesting at most MAX_SCHEMA_DEPTH; and no cycle of subschemas that apply to the same
- * instance (`{"$ref": "#"}` reached through allOf, say), which would validate forever.
+ * nesting at most MAX_SCHEMA_DEPTH; no pattern with nested repetition; and no cycle (or
+ * fan-out past MAX_SCHEMA_FANOUT) of subschemas that apply to the same instance, which would
+ * validate forever (or for minutes).
  */
 import { dereference, type Schema } from '@cfworker/json-schema';
 import { ConfigError } from '../errors.js';
-import { findSameInstanceCycle } from './cycles.js';
-import { MAX_SCHEMA_DEPTH } from './limits.js';
+import { findUnboundedValidation } from './cycles.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT } from './limits.js';
+import { hasNestedRepetition } from './pattern-safety.js';
 import { compiledValidator, type CompiledSchema } from './validate.js';
 import { isSchemaObject, jsonDepth, subschemas, type SchemaObject } from './walk.js';
 
@@ -56,18 +58,27 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
       throw refuse(`${pointer}/$ref`, `$ref ${JSON.stringify(ref.slice(0, 120))} ${kind}`);
     }
   }
-  const cycle = findSameInstanceCycle(pointers, lookup);
-  if (cycle !== undefined) {
-    throw refuse(cycle, 'subschemas reference each other without descending into the data (a cycle that never ends)');
+  const problem = findUnboundedValidation(pointers, lookup, MAX_SCHEMA_FANOUT);
+  if (problem?.kind === 'cycle') {
+    throw refuse(problem.pointer, 'subschemas reference each other without descending into the data (a cycle that never ends)');
   }
-  return compiledValidator(copy, lookup);
+  if (problem?.kind === 'fanout') {
+    throw refuse(problem.pointer, `one value would be validated ${problem.fanout ?? 'too many'}+ times through $ref/allOf/anyOf (limit ${MAX_SCHEMA_FANOUT})`);
+  }
+  const checksUniqueness = [...pointers.keys()].some((node) => node['uniqueItems'] === true);
+  return compiledValidator(copy, lookup, { checksUniqueness });
 }
 
 function checkPattern(pattern: unknown, pointer: string, refuse: (p: string, why: string) => ConfigError): void {
   if (typeof pattern !== 'string') throw refuse(pointer, 'a pattern must be a string');
+  const shown = JSON.stringify(pattern.slice(0, 120));
   try {
     new RegExp(pattern, 'u');
   } catch {
-    throw refuse(pointer, `${JSON.stringify(pattern.slice(0, 120))} is not a valid u-flag regular expression`);
+    throw refuse(pointer, `${shown} is not a valid u-flag regular expression`);
+  }
+  // A test is synchronous: exponential backtracking would freeze the host past every timer.
+  if (hasNestedRepetition(pattern)) {
+    throw refuse(pointer, `${shown} repeats a group of repeatable elements (catastrophic backtracking)`);
   }
 }

@@ -1,16 +1,21 @@
 /**
- * Finding a loop the validator would never leave: subschemas linked by edges that keep
- * validating the same instance ($ref, allOf/anyOf/oneOf, not, if/then/else,
- * dependentSchemas). A loop through `properties` or `items` is fine: each step descends
- * into a smaller piece of the data, so it ends with the data.
+ * The graph of subschemas linked by edges that keep validating the same value ($ref,
+ * allOf/anyOf/oneOf, not, if/then/else, dependentSchemas, dependencies). Two things in it
+ * would make validation unbounded: a cycle (it never ends) and fan-out (a chain of `$defs`
+ * each referencing the next twice costs 2^depth evaluations of one value, from a schema of a
+ * few kilobytes). A loop through `properties` or `items` is fine: each step descends into a
+ * smaller piece of the data, so it ends with the data.
  */
 import { SAME_INSTANCE, isSchemaObject, type SchemaObject } from './walk.js';
 
-/** Returns the pointer of a subschema on a same-instance cycle, or undefined when none. */
-export function findSameInstanceCycle(
+export type GraphProblem = { readonly kind: 'cycle' | 'fanout'; readonly pointer: string; readonly fanout?: number };
+
+/** The first problem found, or undefined. `maxFanout` caps evaluations of one value. */
+export function findUnboundedValidation(
   pointers: ReadonlyMap<SchemaObject, string>,
   lookup: Record<string, unknown>,
-): string | undefined {
+  maxFanout: number,
+): GraphProblem | undefined {
   const edges = (node: SchemaObject): SchemaObject[] => {
     const next: SchemaObject[] = [];
     const ref = (node as { __absolute_ref__?: string }).__absolute_ref__;
@@ -18,31 +23,37 @@ export function findSameInstanceCycle(
     if (isSchemaObject(target)) next.push(target);
     for (const keyword of SAME_INSTANCE) {
       const value = node[keyword];
-      const members = Array.isArray(value) ? value : keyword === 'dependentSchemas' && isSchemaObject(value) ? Object.values(value) : [value];
+      const mapLike = (keyword === 'dependentSchemas' || keyword === 'dependencies') && isSchemaObject(value);
+      const members = Array.isArray(value) ? value : mapLike ? Object.values(value) : [value];
       for (const member of members) if (isSchemaObject(member)) next.push(member);
     }
     return next;
   };
 
-  // Iterative depth-first search with three colours: white (absent), grey (on the path), black.
-  const colour = new Map<SchemaObject, 'grey' | 'black'>();
+  // Iterative depth-first search: grey nodes are on the current path (a grey child closes a
+  // cycle); a node turns black with its fan-out, the evaluations one value costs from there.
+  const fanout = new Map<SchemaObject, number>();
+  const grey = new Set<SchemaObject>();
   for (const start of pointers.keys()) {
-    if (colour.has(start)) continue;
-    const stack: { node: SchemaObject; next: SchemaObject[] }[] = [{ node: start, next: edges(start) }];
-    colour.set(start, 'grey');
+    if (fanout.has(start)) continue;
+    const stack: { node: SchemaObject; children: SchemaObject[]; next: number }[] = [{ node: start, children: edges(start), next: 0 }];
+    grey.add(start);
     while (stack.length > 0) {
-      const top = stack[stack.length - 1] as { node: SchemaObject; next: SchemaObject[] };
-      const child = top.next.pop();
+      const top = stack[stack.length - 1] as (typeof stack)[number];
+      const child = top.children[top.next];
       if (child === undefined) {
-        colour.set(top.node, 'black');
+        const total = top.children.reduce((sum, c) => sum + (fanout.get(c) ?? 0), 1);
+        if (total > maxFanout) return { kind: 'fanout', pointer: pointers.get(top.node) ?? '', fanout: total };
+        fanout.set(top.node, total);
+        grey.delete(top.node);
         stack.pop();
         continue;
       }
-      const seen = colour.get(child);
-      if (seen === 'grey') return pointers.get(child) ?? pointers.get(top.node) ?? '';
-      if (seen === undefined) {
-        colour.set(child, 'grey');
-        stack.push({ node: child, next: edges(child) });
+      top.next += 1;
+      if (grey.has(child)) return { kind: 'cycle', pointer: pointers.get(child) ?? pointers.get(top.node) ?? '' };
+      if (!fanout.has(child)) {
+        grey.add(child);
+        stack.push({ node: child, children: edges(child), next: 0 });
       }
     }
   }

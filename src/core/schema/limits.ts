@@ -11,3 +11,12 @@ export const MAX_INSTANCE_DEPTH = 200;
 
 /** Validation issues named in one error result; the rest are counted, not listed. */
 export const MAX_REPORTED_ISSUES = 20;
+
+/** Evaluations of one value a schema may cost through $ref/allOf/anyOf/… before descending. */
+export const MAX_SCHEMA_FANOUT = 10_000;
+
+/** Values (objects, arrays, scalars) in one validated argument or output. */
+export const MAX_INSTANCE_NODES = 200_000;
+
+/** Items of an array checked by `uniqueItems`, which compares every pair. */
+export const MAX_UNIQUE_ITEMS = 5_000;

@@ -5,8 +5,8 @@
  * issues a model can act on: where (instance path), which keyword, and what went wrong.
  */
 import { validate as interpret, type OutputUnit, type Schema } from '@cfworker/json-schema';
-import { MAX_INSTANCE_DEPTH, MAX_REPORTED_ISSUES } from './limits.js';
-import { jsonDepth } from './walk.js';
+import { MAX_INSTANCE_DEPTH, MAX_INSTANCE_NODES, MAX_REPORTED_ISSUES, MAX_UNIQUE_ITEMS } from './limits.js';
+import { measure } from './walk.js';
 
 export interface ValidationIssue {
   /** JSON pointer into the validated value; '' is the value itself. */
@@ -23,13 +23,23 @@ export interface CompiledSchema {
 
 const VALID: ValidationOutcome = Object.freeze({ valid: true });
 
-export function compiledValidator(schema: Schema | boolean, lookup: Record<string, unknown>): CompiledSchema {
+export function compiledValidator(
+  schema: Schema | boolean,
+  lookup: Record<string, unknown>,
+  options: { readonly checksUniqueness?: boolean } = {},
+): CompiledSchema {
   if (schema === true) return { validate: () => VALID };
   return {
     validate(value) {
-      if (jsonDepth(value, MAX_INSTANCE_DEPTH) > MAX_INSTANCE_DEPTH) {
-        return invalid([{ path: '', keyword: 'depth', message: `nests deeper than ${MAX_INSTANCE_DEPTH} levels` }]);
-      }
+      const shape = measure(value);
+      const oversized = shape.depth > MAX_INSTANCE_DEPTH
+        ? `nests deeper than ${MAX_INSTANCE_DEPTH} levels`
+        : shape.nodes > MAX_INSTANCE_NODES
+          ? `has more than ${MAX_INSTANCE_NODES} values`
+          : options.checksUniqueness === true && shape.longestArray > MAX_UNIQUE_ITEMS
+            ? `has an array of more than ${MAX_UNIQUE_ITEMS} items where uniqueItems applies`
+            : undefined;
+      if (oversized !== undefined) return invalid([{ path: '', keyword: 'size', message: `the value ${oversized}` }]);
       let units: OutputUnit[];
       try {
         const result = interpret(value, schema, '2020-12', lookup as Record<string, Schema | boolean>, false);

@@ -12,19 +12,16 @@ const SINGLE = new Set([
 /** Keywords whose value is an array of subschemas. */
 const ARRAY = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
 /** Keywords whose value maps names to subschemas. */
-const MAP = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas']);
+const MAP = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
 
 /** Subschemas that apply to the same instance as their parent (no descent into the data). */
-export const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
+export const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies']);
 
 export type SchemaObject = Record<string, unknown>;
 
 export interface Subschema {
   readonly node: SchemaObject;
   readonly pointer: string;
-  /** The keyword that led here from the parent ('' for the root). */
-  readonly via: string;
-  readonly parent: SchemaObject | undefined;
 }
 
 export function isSchemaObject(value: unknown): value is SchemaObject {
@@ -38,14 +35,14 @@ export function escapePointer(token: string): string {
 /** Every object subschema, root first; boolean subschemas have nothing to check. */
 export function* subschemas(root: unknown): Generator<Subschema> {
   if (!isSchemaObject(root)) return;
-  const pending: Subschema[] = [{ node: root, pointer: '', via: '', parent: undefined }];
+  const pending: Subschema[] = [{ node: root, pointer: '' }];
   while (pending.length > 0) {
     const current = pending.pop() as Subschema;
     yield current;
     for (const [key, value] of Object.entries(current.node)) {
       const at = `${current.pointer}/${escapePointer(key)}`;
       const push = (child: unknown, pointer: string) => {
-        if (isSchemaObject(child)) pending.push({ node: child, pointer, via: key, parent: current.node });
+        if (isSchemaObject(child)) pending.push({ node: child, pointer });
       };
       if (SINGLE.has(key)) push(value, at);
       else if (key === 'items') {
@@ -71,4 +68,25 @@ export function jsonDepth(value: unknown, stopAt: number): number {
     for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push([child, depth + 1]);
   }
   return deepest;
+}
+
+/**
+ * Depth, value count and longest array of a JSON value, in one iterative pass that stops
+ * counting once any of them is past what validation accepts anyway.
+ */
+export function measure(value: unknown): { depth: number; nodes: number; longestArray: number } {
+  let depth = 0;
+  let nodes = 0;
+  let longestArray = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0 && nodes <= 1_000_000 && depth <= 10_000) {
+    const [node, level] = pending.pop() as [unknown, number];
+    nodes += 1;
+    if (typeof node !== 'object' || node === null) continue;
+    if (level > depth) depth = level;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    if (Array.isArray(node) && node.length > longestArray) longestArray = node.length;
+    for (const child of children) pending.push([child, level + 1]);
+  }
+  return { depth, nodes, longestArray };
 }
