@@ -17,7 +17,7 @@ export async function endProcessGroup(child: ChildProcess): Promise<void> {
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdin?.end();
-  await Promise.race([exited, delay(GRACE_MS)]);
+  await within(exited, GRACE_MS);
 
   const pid = child.pid;
   const grouped = pid !== undefined && process.platform !== 'win32';
@@ -59,4 +59,11 @@ async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> 
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Races `promise` against a timer that is cleared either way (nothing lingers after close). */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

@@ -57,7 +57,8 @@ const CASES: readonly Case[] = [
   ['maxPages of NaN', { ...stdio, maxPages: Number.NaN }, 'config.invalid_value', '(got NaN)'],
   ['timeouts that is not an object', { ...stdio, timeouts: 5 }, 'config.invalid_value', 'timeouts'],
   ['an unknown timeout', { ...stdio, timeouts: { readMs: 5 } }, 'config.unknown_key', 'timeouts.readMs'],
-  ['a zero connectMs', { ...stdio, timeouts: { connectMs: 0 } }, 'config.invalid_value', "'timeouts.connectMs' must be a positive, finite number of milliseconds (got 0)"],
+  ['a zero connectMs', { ...stdio, timeouts: { connectMs: 0 } }, 'config.invalid_value', "'timeouts.connectMs' must be a positive number of milliseconds up to 2147483647 (got 0)"],
+  ['a connectMs past the timer limit', { ...stdio, timeouts: { connectMs: 3e9 } }, 'config.invalid_value', '(got 3000000000)'],
   ['an infinite listMs', { ...stdio, timeouts: { listMs: Infinity } }, 'config.invalid_value', '(got Infinity)'],
   ['a negative callMs', { ...stdio, timeouts: { callMs: -5 } }, 'config.invalid_value', '(got -5)'],
   ['discoveryMs as a string', { ...stdio, timeouts: { discoveryMs: '100' } }, 'config.invalid_value', '(got "100")'],
@@ -105,6 +106,15 @@ export function configSuite(h: SuiteHarness): void {
       });
       h.expect(source.id).toBe('notes');
       h.expect(connects).toBe(0);
+    });
+
+    h.it('keeps a snapshot of the checked config: later edits to the host object do not apply', async () => {
+      const allow = ['read_note'];
+      const config = { transport: 'inprocess' as const, server: createWorkbenchServer(), allow, timeouts: { callMs: 1_000 } };
+      await using source = mcp(config);
+      allow.push('delete_note');
+      (config.timeouts as { callMs: unknown }).callMs = -1;
+      h.expect((await source.tools()).map((t) => t.name)).toEqual(['read_note']);
     });
 
     h.it('derives a source id without secrets from an http url (host only)', () => {

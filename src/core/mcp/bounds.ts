@@ -29,6 +29,7 @@ export interface McpBounds {
 }
 
 const TIMEOUT_KEYS = ['connectMs', 'listMs', 'callMs', 'discoveryMs'] as const;
+const MAX_TIMER_MS = 2_147_483_647;
 
 const positiveInteger = (value: unknown): string | undefined =>
   Number.isSafeInteger(value) && (value as number) > 0 ? undefined : `a positive integer (got ${describe(value)})`;
@@ -54,10 +55,11 @@ function checkTimeouts(value: unknown): string | undefined {
       );
     }
     if (ms === undefined) continue;
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
+    // Timers take at most 2^31 - 1 ms; past that they fire at once, the opposite of intended.
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS) {
       throw new ConfigError(
         'config.invalid_value',
-        `mcp(): 'timeouts.${key}' must be a positive, finite number of milliseconds (got ${describe(ms)})`,
+        `mcp(): 'timeouts.${key}' must be a positive number of milliseconds up to ${MAX_TIMER_MS} (got ${describe(ms)})`,
       );
     }
   }

@@ -112,7 +112,7 @@ export function parseMcpConfig(input: unknown): McpConfig {
       throw new ConfigError('config.missing_key', `mcp(): '${key}' is required for transport '${transport}'`);
     }
   }
-  const config = input as unknown as McpConfig;
+  const config = snapshot(input) as unknown as McpConfig;
   assertRequiredBounds(config);
   return config;
 }
@@ -145,6 +145,22 @@ function checkHttpOptions(value: unknown): string | undefined {
     throw new ConfigError('config.unknown_key', `mcp(): 'http.${key}' is not an http option (allowed: headers, fetch)`);
   }
   return undefined;
+}
+
+/**
+ * A frozen copy of what was checked, so a host changing its config object afterwards cannot
+ * slip an unchecked value (or a looser filter) past validation. Functions and the server
+ * instance are kept by reference: they are the host's to own.
+ */
+function snapshot(input: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...input };
+  for (const [key, value] of Object.entries(copy)) {
+    if (key === 'server') continue;
+    if (Array.isArray(value)) copy[key] = Object.freeze([...(value as unknown[])]);
+    else if (value instanceof URL) copy[key] = value.href;
+    else if (isPlainRecord(value)) copy[key] = Object.freeze({ ...value });
+  }
+  return Object.freeze(copy);
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

@@ -30,6 +30,11 @@ export type DispatchOutcome =
   | { readonly status: 'ask'; readonly audit: PermissionAudit; readonly input: unknown };
 
 export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+  if (typeof call?.name !== 'string' || typeof call.id !== 'string') {
+    // What a model produced is not trusted to be well-formed, down to the call itself.
+    const safe = { id: typeof call?.id === 'string' ? call.id : '', name: typeof call?.name === 'string' ? call.name : '', input: call?.input };
+    return refused(safe, 'invalid_input', 'a tool call needs a string id and a string tool name');
+  }
   const tool = toolset.get(call.name);
   if (tool === undefined) {
     const known = toolset.tools.map((t) => t.name).join(', ');
@@ -55,8 +60,9 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
     const reason = audit.reason ?? `denied by the ${audit.layer} layer`;
     return { status: 'done', result: errorResult(call, tool.name, 'denied', `permission denied: ${reason}`), audit, input };
   }
-  // A hook may have rewritten the input; what runs must still satisfy the schema.
-  if (input !== call.input) {
+  // A hook may have rewritten the input, or edited it in place; what runs must still
+  // satisfy the schema.
+  if (input !== call.input || hasCallbacks(options.permissions)) {
     const rechecked = validators.input.validate(input);
     if (!rechecked.valid) {
       const message = describeIssues(`the arguments for ${tool.name}, as a permission hook rewrote them, are invalid`, rechecked.issues);
@@ -93,4 +99,9 @@ function errorResult(call: { readonly id: string } | { readonly callId: string }
 function refused(call: ToolCall, reason: ToolErrorReason, message: string): DispatchOutcome {
   const audit: PermissionAudit = { verdict: 'deny', layer: 'validation', advisory: [], reason: message.split('\n')[0] ?? message };
   return { status: 'done', result: errorResult(call, call.name, reason, message), audit, input: call.input };
+}
+
+function hasCallbacks(permissions: DispatchOptions['permissions']): boolean {
+  const configs = permissions === undefined ? [] : Array.isArray(permissions) ? permissions : [permissions];
+  return configs.some((config: PermissionConfig | undefined) => (config?.hooks?.length ?? 0) > 0 || config?.canUseTool !== undefined);
 }

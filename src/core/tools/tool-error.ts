@@ -4,6 +4,7 @@
  * they return one of these. The brand is a registered symbol so that a value made by one
  * copy of this package is recognised by another (a Worker bundle and its tests, say).
  */
+import { describeCause } from '../errors.js';
 import type { ToolErrorReason, ToolResult } from './types.js';
 
 const TOOL_ERROR = Symbol.for('rulvar.toolError');
@@ -34,8 +35,7 @@ export function toToolResult(
   outcome: { readonly value: unknown } | { readonly thrown: unknown },
 ): ToolResult {
   if ('thrown' in outcome) {
-    const message = outcome.thrown instanceof Error ? outcome.thrown.message : String(outcome.thrown);
-    return { callId, toolName, isError: true, output: message, reason: 'execution' };
+    return { callId, toolName, isError: true, output: describeCause(outcome.thrown), reason: 'execution' };
   }
   const { value } = outcome;
   if (isToolError(value)) {
