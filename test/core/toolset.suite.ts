@@ -181,6 +181,25 @@ export function toolsetSuite(h: SuiteHarness): void {
       h.expect(done).toMatchObject({ status: 'done', input: { title: 'rewritten' }, result: { output: { title: 'rewritten', count: 1 } }, audit: { layer: 'hook' } });
     });
 
+    h.it('a malformed call or an unprintable throw is still a result, never an exception', async () => {
+      const weird = tool({ name: 'weird', description: '', parameters: { type: 'object' }, execute: () => { throw Object.create(null); } });
+      const toolset = await resolveToolset([weird]);
+      h.expect(await dispatchTool(toolset, { id: '1', name: 'weird', input: {} })).toMatchObject({ result: { isError: true, reason: 'execution' } });
+      const malformed = await dispatchTool(toolset, { id: 7, name: { toString: null } } as never);
+      h.expect(malformed).toMatchObject({ status: 'done', result: { isError: true, reason: 'invalid_input' } });
+    });
+
+    h.it('a hook that edits the input in place is re-validated before execute', async () => {
+      let ran = 0;
+      const counted = tool({ name: 'counted', description: '', parameters: { type: 'object', properties: { n: { type: 'integer' } } }, execute: () => (ran += 1) });
+      const toolset = await resolveToolset([counted]);
+      const hooks = [(call: { input: unknown }) => void ((call.input as { n: unknown }).n = 'sneaky')];
+      const input = { n: 1 };
+      const outcome = await dispatchTool(toolset, { id: '1', name: 'counted', input }, { permissions: { hooks } });
+      h.expect(outcome).toMatchObject({ status: 'done', result: { isError: true, reason: 'invalid_input' } });
+      h.expect(ran).toBe(0);
+    });
+
     h.it('a hook rewrite that breaks the schema is refused before execute', async () => {
       let ran = 0;
       const counted = tool({ name: 'counted', description: '', parameters: { type: 'object', properties: { n: { type: 'integer' } } }, execute: () => (ran += 1) });
