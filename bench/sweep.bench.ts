@@ -13,11 +13,13 @@
  * sweeps and closes, for all three alike.
  */
 import { library } from './library.js';
-import { compare, printTable, type Variant } from './harness.js';
+import { compare, printTable, printTargets, type Variant } from './harness.js';
 import { connectClient, dropCache, expectRun, floorSweep, makePages, naiveSweep, pagedServer, rawClient, type CountingServer } from './servers.js';
 
 const TOOLS = 10_000;
 const PAGES = 100;
+/** Issue 3's ceiling for the library against the floor. */
+const TARGET = 1.25;
 
 /** Runs `sweep` and asserts it returned `tools` tools after listing every page of `server` afresh. */
 async function swept(server: CountingServer, what: string, tools: number, sweep: () => Promise<number>): Promise<void> {
@@ -51,6 +53,7 @@ export async function benchSweep(options: { warmup: number; iterations: number }
   const warmStats = await compare(warm, options);
   await Promise.all([floorClient.close(), naiveClient.close(), source.close(), allowOne.close()]);
   printTable(`sweep, warm connection: ${TOOLS} tools over ${PAGES} pages (tools() only)`, warmStats, warm[0]?.name ?? '');
+  printTargets(warmStats, warm[0]?.name ?? '', TARGET, [warm[2]?.name ?? '', warm[3]?.name ?? '']);
 
   // Clients and the source are reused across runs: a fresh SDK Client would also pay for
   // building its Ajv instance, which is not sweep work.
@@ -91,4 +94,5 @@ export async function benchSweep(options: { warmup: number; iterations: number }
   ];
   const coldStats = await compare(cold, options);
   printTable(`sweep, cold: connect + ${TOOLS} tools over ${PAGES} pages + close`, coldStats, cold[0]?.name ?? '');
+  printTargets(coldStats, cold[0]?.name ?? '', TARGET, [cold[2]?.name ?? '']);
 }

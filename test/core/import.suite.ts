@@ -106,14 +106,24 @@ export function importSuite(h: SuiteHarness): void {
       h.expect(message).toContain('two');
     });
 
-    h.it('snapshots are frozen, schemas included', async () => {
+    h.it('imported ToolDefs are frozen', async () => {
       await using source = workbench();
       const add = pick(await source.tools(), 'add_note');
       h.expect(Object.isFrozen(add)).toBe(true);
-      h.expect(Object.isFrozen(add.parameters)).toBe(true);
       h.expect(() => {
         (add as { name: string }).name = 'x';
       }).toThrow();
+    });
+
+    h.it("importing never freezes an in-process server's own schema objects", async () => {
+      const query = { type: 'string', description: 'v1' };
+      const server = new Server({ name: 'own', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'search', inputSchema: { type: 'object', properties: { query } } }] }));
+      await using source = mcp({ transport: 'inprocess', server });
+      await h.lib.resolveToolset([source]);
+      h.expect(Object.isFrozen(query)).toBe(false);
+      query.description = 'v2';
+      h.expect(query.description).toBe('v2');
     });
   });
 

@@ -201,6 +201,15 @@ export function lifecycleSuite(h: SuiteHarness): void {
       await expectSourceError(h, () => pending, 'source.cancelled');
     });
 
+    h.it('a long in-process sweep still lets timers run: tools({ signal }) can cancel it', async () => {
+      let pages = 0;
+      const fast = rawServer(() => ((pages += 1) < 200_000 ? { tools: [], nextCursor: `p${pages}` } : { tools: [] }));
+      await using source = mcp({ transport: 'inprocess', server: fast });
+      const started = Date.now();
+      await expectSourceError(h, () => source.tools({ signal: AbortSignal.timeout(100) }), 'source.cancelled');
+      h.expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
     h.it('errors are typed across bundles by name', async () => {
       const { wrapped } = instrumented('fail');
       await using source = mcp({ transport: 'inprocess', server: wrapped });

@@ -52,7 +52,7 @@ export function schemaSuite(h: SuiteHarness): void {
     const refusesAt = async (schema: Record<string, unknown>, pointer: string, words: string) => {
       const { server } = scriptedServer([[{ name: 'bad', inputSchema: schema as Tool['inputSchema'] }]], () => ({ content: [] }));
       await using source = inprocess(server);
-      const message = await expectConfigError(h, () => source.tools(), 'schema.unsupported');
+      const message = await expectConfigError(h, () => resolveToolset([source]), 'schema.unsupported');
       h.expect(message).toContain('"bad"');
       h.expect(message).toContain(pointer);
       h.expect(message).toContain(words);
@@ -119,12 +119,13 @@ export function schemaSuite(h: SuiteHarness): void {
       h.expect(await resultOf(source, 'pick', { v: 'nope' })).toMatchObject({ reason: 'invalid_input' });
     });
 
-    h.it('refuses a bad schema on any page, at tools(), not at first call', async () => {
+    h.it('refuses a bad schema on any page when the toolset is resolved, not at first call', async () => {
       const good: Tool = { name: 'good', inputSchema: obj({}) };
       const bad: Tool = { name: 'later', inputSchema: obj({ a: { $ref: '#/nowhere' } }) };
       const { server, calls } = scriptedServer([[good], [bad]], () => ({ content: [] }));
       await using source = inprocess(server);
-      await expectConfigError(h, () => source.tools(), 'schema.unsupported');
+      const message = await expectConfigError(h, () => resolveToolset([source]), 'schema.unsupported');
+      h.expect(message).toContain('"later"');
       h.expect(calls.length).toBe(0);
     });
 

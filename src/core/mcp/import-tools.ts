@@ -6,9 +6,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
-import { admitTool } from '../schema/admitted-tools.js';
 import { schemaBytes } from '../schema/byte-size.js';
-import { deepFreeze } from '../tools/freeze.js';
 import { assertToolName, quoteName } from '../tools/names.js';
 import type { JsonSchema, ToolContext, ToolDef } from '../tools/types.js';
 import type { CallTarget } from './call.js';
@@ -48,9 +46,7 @@ export function importTools(
         );
       }
     }
-    const def = toToolDef(wire, name, config, callTool);
-    admitTool(def, sourceId);
-    defs.push(def);
+    defs.push(toToolDef(wire, name, config, callTool));
   }
   return defs;
 }
@@ -62,8 +58,11 @@ function toToolDef(wire: Tool, name: string, config: McpCommonConfig, callTool: 
   const def: ToolDef = {
     name,
     description: wire.description ?? wire.title ?? '',
-    parameters: deepFreeze(wire.inputSchema as JsonSchema),
-    ...(wire.outputSchema === undefined ? {} : { outputSchema: deepFreeze(wire.outputSchema as JsonSchema) }),
+    // Shared, not copied or frozen: an in-process server hands over its own objects, which
+    // are not ours to freeze, and copying 10,000 schemas per sweep would double its cost.
+    // Schemas are admitted (and their validators compiled) when a toolset is resolved.
+    parameters: wire.inputSchema as JsonSchema,
+    ...(wire.outputSchema === undefined ? {} : { outputSchema: wire.outputSchema as JsonSchema }),
     needsApproval: needsApproval(config.approval, original),
     ...(risk === undefined ? {} : { risk }),
     execute: (input, ctx) => callTool(target, input, ctx),

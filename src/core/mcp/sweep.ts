@@ -32,6 +32,7 @@ export async function sweepTools(listPage: ListPage, sourceId: string, limits: S
   const visited = new Set<string>();
   let cursor: string | undefined;
   let pages = 0;
+  let lastPause = Date.now();
   const refuse = (code: ConstructorParameters<typeof ConfigError>[0], detail: string) =>
     new ConfigError(code, `${sourceId}: tools/list ${detail}`);
 
@@ -73,5 +74,15 @@ export async function sweepTools(listPage: ListPage, sourceId: string, limits: S
     }
     visited.add(next);
     cursor = next;
+    // An in-process server answers through microtasks only; without a pause now and then,
+    // a long sweep would starve every timer in the host (a caller's abort signal included).
+    // (workerd's clock stands still between I/O events, hence the page count as well.)
+    if (pages % PAUSE_EVERY_PAGES === 0 || Date.now() - lastPause >= PAUSE_EVERY_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      lastPause = Date.now();
+    }
   }
 }
+
+const PAUSE_EVERY_MS = 10;
+const PAUSE_EVERY_PAGES = 256;

@@ -30,20 +30,15 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   if (jsonDepth(schema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
     throw refuse('', `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
   }
-  // The validator annotates the schema it is given; the admitted one stays untouched (and frozen).
+  // Most tool schemas reference nothing: no $ref, $id or anchor. Nothing in them can resolve
+  // wrongly, cycle or fan out, so they are checked in one walk and validated as they are.
+  const simple = checkKeywords(schema, refuse);
+  if (simple.referenceFree) return compiledValidator(schema, {}, { checksUniqueness: simple.checksUniqueness });
+
+  // The validator annotates the schema it resolves; the admitted one stays untouched.
   const copy = structuredClone(schema) as SchemaObject;
   const pointers = new Map<SchemaObject, string>();
-  for (const { node, pointer } of subschemas(copy)) {
-    pointers.set(node, pointer);
-    for (const keyword of DYNAMIC) {
-      if (keyword in node) throw refuse(`${pointer}/${keyword}`, `${keyword} is outside the supported subset`);
-    }
-    if ('$ref' in node && typeof node['$ref'] !== 'string') throw refuse(`${pointer}/$ref`, '$ref must be a string');
-    if ('pattern' in node) checkPattern(node['pattern'], `${pointer}/pattern`, refuse);
-    if (isSchemaObject(node['patternProperties'])) {
-      for (const key of Object.keys(node['patternProperties'])) checkPattern(key, `${pointer}/patternProperties`, refuse);
-    }
-  }
+  for (const { node, pointer } of subschemas(copy)) pointers.set(node, pointer);
   let lookup: Record<string, unknown>;
   try {
     lookup = dereference(copy as Schema) as Record<string, unknown>;
@@ -65,8 +60,35 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   if (problem?.kind === 'fanout') {
     throw refuse(problem.pointer, `one value would be validated ${problem.fanout ?? 'too many'}+ times through $ref/allOf/anyOf (limit ${MAX_SCHEMA_FANOUT})`);
   }
-  const checksUniqueness = [...pointers.keys()].some((node) => node['uniqueItems'] === true);
-  return compiledValidator(copy, lookup, { checksUniqueness });
+  return compiledValidator(copy, lookup, { checksUniqueness: simple.checksUniqueness });
+}
+
+/**
+ * One walk over every subschema: refuses what is outside the subset anywhere, and reports
+ * whether the schema references anything (so needs resolving) and uses uniqueItems.
+ */
+function checkKeywords(
+  schema: SchemaObject,
+  refuse: (pointer: string, why: string) => ConfigError,
+): { referenceFree: boolean; checksUniqueness: boolean } {
+  let referenceFree = true;
+  let checksUniqueness = false;
+  for (const { node, pointer } of subschemas(schema)) {
+    for (const keyword of DYNAMIC) {
+      if (keyword in node) throw refuse(`${pointer}/${keyword}`, `${keyword} is outside the supported subset`);
+    }
+    if ('$ref' in node) {
+      if (typeof node['$ref'] !== 'string') throw refuse(`${pointer}/$ref`, '$ref must be a string');
+      referenceFree = false;
+    }
+    if ('$id' in node || 'id' in node || '$anchor' in node) referenceFree = false;
+    if (node['uniqueItems'] === true) checksUniqueness = true;
+    if ('pattern' in node) checkPattern(node['pattern'], `${pointer}/pattern`, refuse);
+    if (isSchemaObject(node['patternProperties'])) {
+      for (const key of Object.keys(node['patternProperties'])) checkPattern(key, `${pointer}/patternProperties`, refuse);
+    }
+  }
+  return { referenceFree, checksUniqueness };
 }
 
 function checkPattern(pattern: unknown, pointer: string, refuse: (p: string, why: string) => ConfigError): void {

@@ -29,7 +29,7 @@ export function isSchemaObject(value: unknown): value is SchemaObject {
 }
 
 export function escapePointer(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+  return token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
 }
 
 /** Every object subschema, root first; boolean subschemas have nothing to check. */
@@ -39,18 +39,20 @@ export function* subschemas(root: unknown): Generator<Subschema> {
   while (pending.length > 0) {
     const current = pending.pop() as Subschema;
     yield current;
-    for (const [key, value] of Object.entries(current.node)) {
+    for (const key in current.node) {
+      // Most keys (type, description, required…) hold data: no pointer is built for them.
+      const isSingle = SINGLE.has(key) || key === 'items';
+      if (!isSingle && !ARRAY.has(key) && !MAP.has(key)) continue;
+      const value = current.node[key];
       const at = `${current.pointer}/${escapePointer(key)}`;
       const push = (child: unknown, pointer: string) => {
         if (isSchemaObject(child)) pending.push({ node: child, pointer });
       };
-      if (SINGLE.has(key)) push(value, at);
-      else if (key === 'items') {
-        if (Array.isArray(value)) value.forEach((child, i) => push(child, `${at}/${i}`));
-        else push(value, at);
-      } else if (ARRAY.has(key) && Array.isArray(value)) value.forEach((child, i) => push(child, `${at}/${i}`));
+      if (Array.isArray(value)) {
+        if (key === 'items' || ARRAY.has(key)) value.forEach((child, i) => push(child, `${at}/${i}`));
+      } else if (isSingle) push(value, at);
       else if (MAP.has(key) && isSchemaObject(value)) {
-        for (const [name, child] of Object.entries(value)) push(child, `${at}/${escapePointer(name)}`);
+        for (const name in value) push(value[name], `${at}/${escapePointer(name)}`);
       }
     }
   }
