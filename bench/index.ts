@@ -4,6 +4,7 @@
  */
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
+import { benchCalls } from './call.bench.js';
 import { benchGuards } from './guards.bench.js';
 import { printMachine } from './harness.js';
 import { libraryOrigin } from './library.js';
@@ -16,4 +17,5 @@ printMachine();
 process.stdout.write(`lib:   ${libraryOrigin}\n`);
 await benchSweep(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 30 });
 await benchGuards(quick ? { warmup: 1, iterations: 2 } : { warmup: 1, iterations: 7 });
+await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 15, iterations: 25 });
 process.stdout.write(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -3,7 +3,8 @@
  *   floor   a raw SDK Client calling client.request(tools/list) per page
  *   naive   a raw SDK Client calling client.listTools per page
  *   rulvar  mcp({ transport: 'inprocess' }).tools(), which also imports every wire tool as a
- *           frozen ToolDef (name and duplicate checks, schema admission)
+ *           frozen ToolDef (filters, prefix, name and duplicate checks; schemas are admitted
+ *           later, when a toolset is resolved: see call.bench.ts)
  * plus "rulvar, allow 1": the same sweep behind an allow list of one tool, so every page is
  * fetched and counted but the per-tool import is skipped; the gap between the two rulvar rows
  * is the import, the gap to the floor the sweep.

@@ -36,12 +36,25 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort:
  * the signal of every request and never removes them, so a long-lived host signal handed
  * straight through would collect one per call (and cancel calls long finished).
  */
-export function followSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+export function followSignal(parent: AbortSignal): { signal: AbortSignal | undefined; release(): void } {
+  if (parent === never) return { signal: undefined, release: noop };
   const local = new AbortController();
   const forward = () => local.abort(parent.reason);
   if (parent.aborted) forward();
   else parent.addEventListener('abort', forward, { once: true });
   return { signal: local.signal, release: () => parent.removeEventListener('abort', forward) };
+}
+
+let never: AbortSignal | undefined;
+
+/**
+ * One signal that never aborts, for calls made without one. Made on first use, not at module
+ * load (workerd refuses to create an AbortController in global scope), and recognisable, so
+ * that nothing is ever attached to it (see followSignal).
+ */
+export function neverAborted(): AbortSignal {
+  never ??= new AbortController().signal;
+  return never;
 }
 
 function noop(): void {}

@@ -124,10 +124,11 @@ export class McpSession {
     const timeout = this.config.timeouts?.callMs;
     const follower = followSignal(signal);
     try {
+      const options = follower.signal === undefined ? {} : { signal: follower.signal };
       return await this.client.request(
         { method: 'tools/call', params: { name, arguments: args } },
         LenientCallToolResultSchema,
-        timeout === undefined ? { signal: follower.signal } : { signal: follower.signal, timeout },
+        timeout === undefined ? options : { ...options, timeout },
       );
     } finally {
       follower.release();

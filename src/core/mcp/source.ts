@@ -163,7 +163,8 @@ class McpSource implements McpToolSource {
     }
     let session: McpSession;
     try {
-      session = await raceSignal(this.liveSession(), ctx.signal, () => new Error('cancelled'));
+      // Only a (re)connect can take long enough to need racing against the call's signal.
+      session = this.session?.usable === true ? this.session : await raceSignal(this.liveSession(), ctx.signal, () => new Error('cancelled'));
     } catch (error) {
       if (ctx.signal.aborted) return cancelled(target.name, ctx.signal);
       return toolError('unavailable', `${this.id} is unavailable: ${describeCause(error)}`);

@@ -84,5 +84,5 @@ export async function sweepTools(listPage: ListPage, sourceId: string, limits: S
   }
 }
 
-const PAUSE_EVERY_MS = 10;
-const PAUSE_EVERY_PAGES = 256;
+const PAUSE_EVERY_MS = 50;
+const PAUSE_EVERY_PAGES = 1_000;
