@@ -78,6 +78,26 @@ export function httpSuite(h: SuiteHarness): void {
       h.expect(endpoint.requests.length).toBe(0);
     });
 
+    for (const contentType of ['application/json', 'text/event-stream']) {
+      h.it(`an endless ${contentType} response is cut at 10 MB, not buffered`, async () => {
+        let sent = 0;
+        const endless = async () => {
+          const chunk = new TextEncoder().encode(contentType === 'application/json' ? ' '.repeat(65_536) : 'data: ' + 'x'.repeat(65_530));
+          const body = new ReadableStream<Uint8Array>({
+            pull(controller) {
+              sent += chunk.byteLength;
+              controller.enqueue(chunk);
+            },
+          });
+          return new Response(body, { status: 200, headers: { 'content-type': contentType } });
+        };
+        await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endless } });
+        const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+        h.expect(message).toContain('more than 10485760 bytes');
+        h.expect(sent).toBeLessThan(12 * 1024 * 1024);
+      });
+    }
+
     h.it('a session the server forgot fails the call as unavailable; the next call reconnects', async () => {
       const endpoint = createMcpEndpoint(createWorkbenchServer);
       await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endpoint.fetch } });

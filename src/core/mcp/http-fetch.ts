@@ -4,6 +4,7 @@
  * rotating credentials: the next request carries the new value with no reconnect. There is
  * deliberately no 401 retry here; an expired token fails like any transport error.
  */
+import { limitResponse } from './body-limit.js';
 import type { FetchLike, HeaderHook, HeaderRecord } from './config-types.js';
 
 /**
@@ -18,9 +19,11 @@ export class HeaderHookError extends Error {
 export function createHeaderFetch(
   headers: HeaderRecord | HeaderHook | undefined,
   baseFetch: FetchLike | undefined,
+  onOverflow: (error: Error) => void,
 ): FetchLike {
   // Resolve global fetch per call, not at construction: tests and hosts may replace it.
-  const send: FetchLike = baseFetch ?? ((input, init) => fetch(input, init));
+  const raw: FetchLike = baseFetch ?? ((input, init) => fetch(input, init));
+  const send: FetchLike = async (input, init) => limitResponse(await raw(input, init), onOverflow);
   if (headers === undefined) return send;
   return async (input, init) => {
     let extra: HeaderRecord;

@@ -34,6 +34,8 @@ export class McpSession {
   private shutdownPromise: Promise<void> | undefined;
   /** The transport's latest complaint (an exit code, a framing overflow): the why of a loss. */
   private transportError: Error | undefined;
+  /** Why this library ended the session itself; outranks whatever the transport says after. */
+  private lossReason: Error | undefined;
 
   private constructor(
     private readonly client: WireClient,
@@ -61,6 +63,12 @@ export class McpSession {
     signal.addEventListener('abort', abort, { once: true });
     if (signal.aborted) abort();
     client.onerror = (error) => (session.transportError = error);
+    opened.onOverflow?.((error) => {
+      // A cut body cannot be resumed into anything valid: end the session, so pending
+      // requests fail now (saying why) instead of at their timeout.
+      session.lossReason = error;
+      session.markLost();
+    });
     client.onclose = () => session.markLost();
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       session.invalidate();
@@ -81,7 +89,7 @@ export class McpSession {
   /** Describes a failed request, adding what the transport last reported when there is one. */
   explain(error: unknown): string {
     const what = describeCause(error);
-    const why = this.transportError?.message;
+    const why = (this.lossReason ?? this.transportError)?.message;
     return why === undefined || what.includes(why) ? what : `${what} (${describeCause(why)})`;
   }
 

@@ -19,6 +19,8 @@ export interface OpenedTransport {
   readonly transport: Transport;
   /** Ends the session politely where the protocol has a way to, then closes the wire. */
   shutdown(): Promise<void>;
+  /** HTTP only: hears when a response was cut at the message size cap. */
+  onOverflow?(handler: (error: Error) => void): void;
 }
 
 /** How long a polite session end (HTTP DELETE) may take before the wire is just closed. */
@@ -32,10 +34,11 @@ export async function openTransport(config: McpConfig, platform: McpPlatform, si
       return { transport, shutdown: () => transport.close() };
     }
     case 'streamable-http': {
+      let overflow: ((error: Error) => void) | undefined;
       const transport = new StreamableHTTPClientTransport(new URL(String(config.url)), {
-        fetch: createHeaderFetch(config.http?.headers, config.http?.fetch),
+        fetch: createHeaderFetch(config.http?.headers, config.http?.fetch, (error) => overflow?.(error)),
       });
-      return { transport, shutdown: () => endHttpSession(transport) };
+      return { transport, shutdown: () => endHttpSession(transport), onOverflow: (handler) => (overflow = handler) };
     }
     case 'inprocess': {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
