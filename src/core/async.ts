@@ -37,7 +37,7 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort:
  * straight through would collect one per call (and cancel calls long finished).
  */
 export function followSignal(parent: AbortSignal): { signal: AbortSignal | undefined; release(): void } {
-  if (parent === never) return { signal: undefined, release: noop };
+  if (unabortable.has(parent)) return { signal: undefined, release: noop };
   const local = new AbortController();
   const forward = () => local.abort(parent.reason);
   if (parent.aborted) forward();
@@ -45,16 +45,17 @@ export function followSignal(parent: AbortSignal): { signal: AbortSignal | undef
   return { signal: local.signal, release: () => parent.removeEventListener('abort', forward) };
 }
 
-let never: AbortSignal | undefined;
+const unabortable = new WeakSet<AbortSignal>();
 
 /**
- * One signal that never aborts, for calls made without one. Made on first use, not at module
- * load (workerd refuses to create an AbortController in global scope), and recognisable, so
- * that nothing is ever attached to it (see followSignal).
+ * A fresh signal for a call made without one. It never aborts, and is marked as such so the
+ * wire layer attaches nothing to it (see followSignal); a tool that does attach listeners
+ * attaches them to its own call's signal, which goes away with the call.
  */
-export function neverAborted(): AbortSignal {
-  never ??= new AbortController().signal;
-  return never;
+export function signalThatNeverAborts(): AbortSignal {
+  const signal = new AbortController().signal;
+  unabortable.add(signal);
+  return signal;
 }
 
 function noop(): void {}

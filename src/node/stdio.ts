@@ -10,9 +10,12 @@ import process from 'node:process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_MESSAGE_BYTES } from '../core/mcp/body-limit.js';
 import type { StdioMcpConfig } from '../core/mcp/config-types.js';
 import { inheritedEnvironment } from './environment.js';
 import { endProcessGroup } from './process-group.js';
+
+const LF = 0x0a;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -21,6 +24,7 @@ export class StdioTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private readonly buffer = new ReadBuffer();
+  private unframed = 0;
 
   constructor(private readonly config: StdioMcpConfig) {}
 
@@ -90,7 +94,13 @@ export class StdioTransport implements Transport {
   private receive(chunk: Buffer): void {
     // After close() began (an overflow closes too), what is still in the pipe is not framed.
     if (this.child === undefined) return;
+    // Our own count of bytes since the last line end: older SDKs' ReadBuffer has no cap.
+    const lastNewline = chunk.lastIndexOf(LF);
+    this.unframed = lastNewline === -1 ? this.unframed + chunk.length : chunk.length - lastNewline - 1;
     try {
+      if (lastNewline === -1 && this.unframed > MAX_MESSAGE_BYTES) {
+        throw new Error(`the server sent a line longer than the maximum size of ${MAX_MESSAGE_BYTES} bytes`);
+      }
       this.buffer.append(chunk);
     } catch (error) {
       // One message past the buffer cap: the stream can no longer be framed, so the

@@ -98,6 +98,23 @@ export function httpSuite(h: SuiteHarness): void {
       });
     }
 
+    h.it('a forgotten session answered with 400 (as SDK servers do) also reconnects', async () => {
+      const endpoint = createMcpEndpoint(createWorkbenchServer, 400);
+      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endpoint.fetch } });
+      const tools = await source.tools();
+      await endpoint.forgetSessions();
+      h.expect(await run(h, pick(tools, 'list_notes'), {})).toMatchObject({ isError: true, reason: 'unavailable' });
+      h.expect(await run(h, pick(tools, 'add_note'), { title: 'x', body: '' })).toMatchObject({ isError: false });
+    });
+
+    h.it('a header hook returning something that is not a record fails typed', async () => {
+      const endpoint = createMcpEndpoint(createWorkbenchServer);
+      const headers = (() => undefined) as unknown as () => Record<string, string>;
+      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endpoint.fetch, headers } });
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      h.expect(message).toContain('http.headers hook must return');
+    });
+
     h.it('a session the server forgot fails the call as unavailable; the next call reconnects', async () => {
       const endpoint = createMcpEndpoint(createWorkbenchServer);
       await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endpoint.fetch } });

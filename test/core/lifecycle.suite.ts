@@ -152,6 +152,14 @@ export function lifecycleSuite(h: SuiteHarness): void {
       await expectSourceError(h, () => pending, 'source.closed');
     });
 
+    h.it('tools() right after a close() that was not awaited reconnects cleanly', async () => {
+      const source = mcp({ transport: 'inprocess', server: createWorkbenchServer() });
+      await source.tools();
+      void source.close();
+      h.expect((await source.tools()).length).toBe(6);
+      await source.close();
+    });
+
     h.it('a second close() waits for the first to finish', async () => {
       const { server } = instrumented();
       const source = mcp({ transport: 'inprocess', server });

@@ -84,6 +84,21 @@ export function schemaSuite(h: SuiteHarness): void {
       await refusesAt(obj({}, { allOf: [{ $ref: '#' }] }), '', 'cycle');
     });
 
+    h.it('refuses a $ref into a subtree the checks never saw (an unknown keyword)', async () => {
+      await refusesAt(obj({ a: { $ref: '#/x-evil' } }, { 'x-evil': { type: 'string', pattern: '^(a+)+$' } }), '/properties/a/$ref', 'outside');
+    });
+
+    h.it('validates with what was admitted, even if the schema object changes afterwards', async () => {
+      const title = { type: 'string', maxLength: 5 };
+      const server = new Server({ name: 'mutable', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'note', inputSchema: obj({ title }) }] }));
+      await using source = inprocess(server);
+      const toolset = await resolveToolset([source]);
+      title.maxLength = 500;
+      const outcome = await dispatchTool(toolset, { id: 'm1', name: 'note', input: { title: 'far too long' } });
+      h.expect(outcome).toMatchObject({ status: 'done', result: { reason: 'invalid_input' } });
+    });
+
     h.it('refuses a pattern with nested repetition (catastrophic backtracking)', async () => {
       await refusesAt(obj({ a: { type: 'string', pattern: '^(a+)+$' } }), '/properties/a/pattern', 'catastrophic');
       await refusesAt(obj({}, { patternProperties: { '^(\\w+\\s?)*$': {} } }), '/patternProperties', 'catastrophic');

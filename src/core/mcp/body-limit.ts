@@ -22,14 +22,24 @@ export function limitResponse(response: Response, onOverflow: (error: Error) => 
   if (response.body === null) return response;
   const perEvent = (response.headers.get('content-type') ?? '').includes('text/event-stream');
   let size = 0;
-  let previous = -1; // last byte seen, to find the blank line that ends an SSE event
+  let lineEnded = false; // the last thing seen was a line end (a second one ends an event)
+  let afterCR = false;
   const limiter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       if (perEvent) {
         for (const byte of chunk) {
           size += 1;
-          if (byte === LF && previous === LF) size = 0;
-          if (byte !== CR) previous = byte;
+          if (size > maxBytes) break;
+          // An event ends at a blank line: two line ends in a row, each LF, CR or CRLF.
+          if (byte === LF && afterCR) {
+            afterCR = false; // the LF of a CRLF: the line end was counted at its CR
+            continue;
+          }
+          afterCR = byte === CR;
+          if (byte === LF || byte === CR) {
+            if (lineEnded) size = 0;
+            lineEnded = !lineEnded;
+          } else lineEnded = false;
         }
       } else size += chunk.byteLength;
       if (size > maxBytes) {

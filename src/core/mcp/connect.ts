@@ -40,6 +40,8 @@ export async function connectSession(
     signal.removeEventListener('abort', forward);
   }
   local.abort();
+  // If the handshake finished in the same instant, the abort came too late to release it.
+  void opening.then((session) => session.shutdown(), () => undefined);
   await settledWithin(opening, RELEASE_WAIT_MS);
   throw new ConfigError(
     'connect.timeout',

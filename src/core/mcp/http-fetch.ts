@@ -33,6 +33,9 @@ export function createHeaderFetch(
       const kind = error instanceof Error ? error.name : typeof error;
       throw new HeaderHookError(`the http.headers hook failed (${kind})`);
     }
+    if (typeof extra !== 'object' || extra === null) {
+      throw new HeaderHookError('the http.headers hook must return a record of header names to values');
+    }
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(extra)) {
       try {

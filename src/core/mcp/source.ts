@@ -109,7 +109,10 @@ class McpSource implements McpToolSource {
     const abort = new AbortController();
     this.connectAbort = abort;
     const events = { onListChanged: () => this.onListChanged(epoch) };
-    const attempt = connectSession(this.config, this.platform, this.id, events, abort.signal).then(
+    // An in-process server takes one connection at a time: let a close() or a lost session
+    // finish releasing it before connecting again.
+    const released = Promise.all([this.closing, this.session?.shutdown()]);
+    const attempt = released.then(() => connectSession(this.config, this.platform, this.id, events, abort.signal)).then(
       async (session) => {
         if (this.epoch !== epoch) {
           await session.shutdown();

@@ -4,10 +4,10 @@
  *   timeout     the SDK's request timer (McpError -32001): the connection is fine
  *   server      a JSON-RPC error from the server (McpError with its code): fine too
  *   protocol    a result that is not valid MCP (a zod error): the server is wrong, not gone
- *   rejected    the request failed but the session may live: an HTTP status other than 404
- *               (401, 429, 5xx…), or the host's own header hook threw
+ *   rejected    the request failed but the session may live: another HTTP status (401,
+ *               403, 429, 5xx…), or the host's own header hook threw
  *   lost        the connection is gone: closed transport (McpError -32000), a network
- *               failure, or HTTP 404 for a session the server no longer knows
+ *               failure, or HTTP 404/400 for a session the server no longer knows
  *
  * Only `lost` drops the session so that the next call reconnects.
  */
@@ -35,7 +35,9 @@ export function classifyWireError(error: unknown): WireFailure {
   if (error instanceof HeaderHookError) return { kind: 'rejected', message: error.message };
   if (error instanceof StreamableHTTPError) {
     const status = typeof error.code === 'number' ? error.code : -1;
-    return status === 404 ? { kind: 'lost', message: error.message } : { kind: 'rejected', message: error.message };
+    // Servers answer a session they no longer know with 404 (the spec) or 400 (the SDK's own
+    // "Server not initialized" / "No valid session ID"): either way, start a new session.
+    return status === 404 || status === 400 ? { kind: 'lost', message: error.message } : { kind: 'rejected', message: error.message };
   }
   return { kind: 'lost', message: describeCause(error) };
 }

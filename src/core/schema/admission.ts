@@ -33,7 +33,9 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   // Most tool schemas reference nothing: no $ref, $id or anchor. Nothing in them can resolve
   // wrongly, cycle or fan out, so they are checked in one walk and validated as they are.
   const simple = checkKeywords(schema, refuse);
-  if (simple.referenceFree) return compiledValidator(schema, {}, { checksUniqueness: simple.checksUniqueness });
+  // A private copy either way: the admitted schema may be shared (an in-process server's own
+  // objects), and what was checked must be what validates, whatever happens to it later.
+  if (simple.referenceFree) return compiledValidator(structuredClone(schema), {}, { checksUniqueness: simple.checksUniqueness });
 
   // The validator annotates the schema it resolves; the admitted one stays untouched.
   const copy = structuredClone(schema) as SchemaObject;
@@ -47,10 +49,17 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   }
   for (const [node, pointer] of pointers) {
     const target = (node as { __absolute_ref__?: string }).__absolute_ref__;
-    if (target !== undefined && lookup[target] === undefined) {
-      const ref = String(node['$ref']);
-      const kind = ref.startsWith('#') ? 'does not resolve inside the schema' : 'is a remote reference';
-      throw refuse(`${pointer}/$ref`, `$ref ${JSON.stringify(ref.slice(0, 120))} ${kind}`);
+    if (target === undefined) continue;
+    const resolved = lookup[target];
+    const ref = JSON.stringify(String(node['$ref']).slice(0, 120));
+    if (resolved === undefined) {
+      const kind = String(node['$ref']).startsWith('#') ? 'does not resolve inside the schema' : 'is a remote reference';
+      throw refuse(`${pointer}/$ref`, `$ref ${ref} ${kind}`);
+    }
+    // Only subschemas the walk above checked may be referenced: a target under an unknown
+    // keyword ("x-evil": { "pattern": … }) would smuggle in what the checks refuse.
+    if (typeof resolved === 'object' && !pointers.has(resolved as SchemaObject)) {
+      throw refuse(`${pointer}/$ref`, `$ref ${ref} points outside the schema's subschemas`);
     }
   }
   const problem = findUnboundedValidation(pointers, lookup, MAX_SCHEMA_FANOUT);

@@ -5,7 +5,7 @@
  * output validation. Whatever a tool or a server does, the outcome is a value: `done` with a
  * result and the audit, or `ask` when the chain wants a human.
  */
-import { neverAborted } from '../async.js';
+import { signalThatNeverAborts } from '../async.js';
 import { evaluatePermission } from '../permissions/chain.js';
 import type { PermissionAudit, PermissionConfig } from '../permissions/types.js';
 import { admitTool } from '../schema/admitted-tools.js';
@@ -70,7 +70,7 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
       return { status: 'done', result: errorResult(call, tool.name, 'invalid_input', message), audit, input };
     }
   }
-  const result = await execute(tool, call, input, options.signal ?? neverAborted());
+  const result = await execute(tool, call, input, options.signal ?? signalThatNeverAborts());
   return { status: 'done', result: checkOutput(tool, result, validators.output), audit, input };
 }
 
