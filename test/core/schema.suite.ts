@@ -110,6 +110,22 @@ export function schemaSuite(h: SuiteHarness): void {
       await refusesAt(obj({ a: { $ref: '#/$defs/d0' } }, { $defs: defs }), '/$defs/d', 'validated');
     });
 
+    h.it('refuses recursion that validates one child value twice per level (2^depth through the data)', async () => {
+      const twice = { properties: { x: { $ref: '#' } }, patternProperties: { '^x$': { $ref: '#' } } };
+      await refusesAt(obj({}, twice), '(root)', 'several subschemas');
+      const arrays = { type: 'array', items: { $ref: '#/$defs/n' }, contains: { $ref: '#/$defs/n' } };
+      await refusesAt(obj({ list: { $ref: '#/$defs/n' } }, { $defs: { n: arrays } }), '/$defs/n', 'several subschemas');
+    });
+
+    h.it("format 'url' (whose validator regex backtracks exponentially) is an annotation, not a check", async () => {
+      const { server, calls } = scriptedServer([[{ name: 'open', inputSchema: obj({ u: { type: 'string', format: 'url' } }) }]], () => ({ content: [] }));
+      await using source = inprocess(server);
+      const started = Date.now();
+      h.expect((await resultOf(source, 'open', { u: `http://${'a'.repeat(40)}!` })).isError).toBe(false);
+      h.expect(Date.now() - started).toBeLessThan(2_000);
+      h.expect(calls.length).toBe(1);
+    });
+
     h.it('checks subschemas under draft-07 dependencies too', async () => {
       await refusesAt(obj({}, { dependencies: { a: { properties: { b: { $ref: 'https://x.example/s.json' } } } } }), '/dependencies/a', 'remote');
       await refusesAt(obj({}, { dependencies: { a: { properties: { b: { pattern: '([' } } } } }), '/dependencies/a', 'u-flag');

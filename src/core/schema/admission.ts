@@ -13,7 +13,7 @@
  */
 import { dereference, type Schema } from '@cfworker/json-schema';
 import { ConfigError } from '../errors.js';
-import { findUnboundedValidation } from './cycles.js';
+import { findMultiplyingRecursion, findUnboundedValidation } from './cycles.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT } from './limits.js';
 import { hasNestedRepetition } from './pattern-safety.js';
 import { compiledValidator, type CompiledSchema } from './validate.js';
@@ -35,10 +35,10 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   const simple = checkKeywords(schema, refuse);
   // A private copy either way: the admitted schema may be shared (an in-process server's own
   // objects), and what was checked must be what validates, whatever happens to it later.
-  if (simple.referenceFree) return compiledValidator(structuredClone(schema), {}, { checksUniqueness: simple.checksUniqueness });
+  if (simple.referenceFree) return compiledValidator(withoutUnsafeFormats(structuredClone(schema)), {}, { checksUniqueness: simple.checksUniqueness });
 
   // The validator annotates the schema it resolves; the admitted one stays untouched.
-  const copy = structuredClone(schema) as SchemaObject;
+  const copy = withoutUnsafeFormats(structuredClone(schema) as SchemaObject);
   const pointers = new Map<SchemaObject, string>();
   for (const { node, pointer } of subschemas(copy)) pointers.set(node, pointer);
   let lookup: Record<string, unknown>;
@@ -69,7 +69,21 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   if (problem?.kind === 'fanout') {
     throw refuse(problem.pointer, `one value would be validated ${problem.fanout ?? 'too many'}+ times through $ref/allOf/anyOf (limit ${MAX_SCHEMA_FANOUT})`);
   }
+  const multiplying = findMultiplyingRecursion(pointers, lookup);
+  if (multiplying !== undefined) {
+    throw refuse(multiplying.pointer, 'a recursive schema validates one value against several subschemas here, which doubles the work at every level');
+  }
   return compiledValidator(copy, lookup, { checksUniqueness: simple.checksUniqueness });
+}
+
+/**
+ * `format: "url"` (not a standard format; "uri" is) is checked by the validator with a
+ * regular expression that backtracks exponentially on a 40-character string. In 2020-12 a
+ * format is an annotation unless a vocabulary asserts it, so the private copy drops it.
+ */
+function withoutUnsafeFormats<T>(schema: T): T {
+  for (const { node } of subschemas(schema)) if (node['format'] === 'url') delete node['format'];
+  return schema;
 }
 
 /**

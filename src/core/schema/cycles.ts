@@ -6,9 +6,9 @@
  * few kilobytes). A loop through `properties` or `items` is fine: each step descends into a
  * smaller piece of the data, so it ends with the data.
  */
-import { SAME_INSTANCE, isSchemaObject, type SchemaObject } from './walk.js';
+import { SAME_INSTANCE, childSchemas, isSchemaObject, multipliesDescent, type SchemaObject } from './walk.js';
 
-export type GraphProblem = { readonly kind: 'cycle' | 'fanout'; readonly pointer: string; readonly fanout?: number };
+export type GraphProblem = { readonly kind: 'cycle' | 'fanout' | 'multiplying'; readonly pointer: string; readonly fanout?: number };
 
 /** The first problem found, or undefined. `maxFanout` caps evaluations of one value. */
 export function findUnboundedValidation(
@@ -54,6 +54,47 @@ export function findUnboundedValidation(
       if (!fanout.has(child)) {
         grey.add(child);
         stack.push({ node: child, children: edges(child), next: 0 });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Recursion through the data is fine on its own (each step descends), but not when some step
+ * validates one child value against two subschemas: then every level doubles the work, and a
+ * value 30 levels deep costs 2^30. Conservatively: a recursive schema (a cycle through $ref)
+ * may not contain a node that multiplies its descent.
+ */
+export function findMultiplyingRecursion(
+  pointers: ReadonlyMap<SchemaObject, string>,
+  lookup: Record<string, unknown>,
+): GraphProblem | undefined {
+  const multiplier = [...pointers.keys()].find(multipliesDescent);
+  if (multiplier === undefined) return undefined;
+  const edges = (node: SchemaObject): SchemaObject[] => {
+    const ref = (node as { __absolute_ref__?: string }).__absolute_ref__;
+    const target = ref === undefined ? undefined : lookup[ref];
+    return isSchemaObject(target) ? [...childSchemas(node), target] : childSchemas(node);
+  };
+  const done = new Set<SchemaObject>();
+  const grey = new Set<SchemaObject>();
+  for (const start of pointers.keys()) {
+    if (done.has(start)) continue;
+    const stack: { node: SchemaObject; children: SchemaObject[] }[] = [{ node: start, children: edges(start) }];
+    grey.add(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as (typeof stack)[number];
+      const child = top.children.pop();
+      if (child === undefined) {
+        grey.delete(top.node);
+        done.add(top.node);
+        stack.pop();
+      } else if (grey.has(child)) {
+        return { kind: 'multiplying', pointer: pointers.get(multiplier) ?? '' };
+      } else if (!done.has(child)) {
+        grey.add(child);
+        stack.push({ node: child, children: edges(child) });
       }
     }
   }

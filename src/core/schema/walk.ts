@@ -32,6 +32,34 @@ export function escapePointer(token: string): string {
   return token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
 }
 
+/** The direct object subschemas of one schema node (not following $ref). */
+export function childSchemas(node: SchemaObject): SchemaObject[] {
+  const children: SchemaObject[] = [];
+  for (const key in node) {
+    const value = node[key];
+    if (Array.isArray(value)) {
+      if (key === 'items' || ARRAY.has(key)) for (const child of value) if (isSchemaObject(child)) children.push(child);
+    } else if (SINGLE.has(key) || key === 'items') {
+      if (isSchemaObject(value)) children.push(value);
+    } else if (MAP.has(key) && isSchemaObject(value)) {
+      for (const name in value) if (isSchemaObject(value[name])) children.push(value[name] as SchemaObject);
+    }
+  }
+  return children;
+}
+
+/**
+ * Whether this node can validate one child value against more than one subschema:
+ * `properties` and `patternProperties` both matching a key, two patterns matching it, or
+ * `items` and `contains` both applying to an element.
+ */
+export function multipliesDescent(node: SchemaObject): boolean {
+  const patterns = isSchemaObject(node['patternProperties']) ? Object.keys(node['patternProperties']).length : 0;
+  if (patterns >= 2 || (patterns >= 1 && isSchemaObject(node['properties']))) return true;
+  const perItem = node['items'] !== undefined || node['prefixItems'] !== undefined || node['unevaluatedItems'] !== undefined;
+  return perItem && node['contains'] !== undefined;
+}
+
 /** Every object subschema, root first; boolean subschemas have nothing to check. */
 export function* subschemas(root: unknown): Generator<Subschema> {
   if (!isSchemaObject(root)) return;
