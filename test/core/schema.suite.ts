@@ -160,6 +160,20 @@ export function schemaSuite(h: SuiteHarness): void {
       h.expect(calls.length).toBe(0);
     });
 
+    const CATASTROPHIC = ['^(a+)+$', '(a|aa)+$', '(\\w|\\d)+$', '^(a?a?)+$', '^(.*a){20}$', '(a[^b]*)*$', '(x+x+)+y', '^(\\w+\\s?)*$'];
+    const ORDINARY = ['^(\\d+\\.)*\\d+$', '^[a-z0-9]+(?:-[a-z0-9]+)*$', '^\\S+(\\s+\\S+)*$', '(foo|bar)+', '^\\d{4}-\\d{2}-\\d{2}$', '^[^@\\s]+@[^@\\s]+$'];
+    h.it('refuses patterns shaped for exponential backtracking, admits ordinary ones', async () => {
+      const withPattern = (pattern: string) => () =>
+        tool({ name: 'p', description: '', parameters: { type: 'object', properties: { a: { type: 'string', pattern } } }, execute: () => 1 });
+      for (const pattern of CATASTROPHIC) await expectConfigError(h, withPattern(pattern), 'schema.unsupported');
+      for (const pattern of ORDINARY) h.expect(withPattern(pattern)).not.toThrow();
+    });
+
+    h.it('refuses a schema that is not plain JSON', async () => {
+      const execute = () => 1;
+      await expectConfigError(h, () => tool({ name: 'f', description: '', parameters: { type: 'object', default: new Date() }, execute }), 'schema.unsupported');
+    });
+
     h.it('tool() admits native schemas the same way', async () => {
       const execute = () => 'x';
       await expectConfigError(h, () => tool({ name: 'n', description: '', parameters: { $dynamicRef: '#a' }, execute }), 'schema.unsupported');

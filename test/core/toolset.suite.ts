@@ -55,6 +55,13 @@ export function toolsetSuite(h: SuiteHarness): void {
       h.expect((await resolveToolset([one, prefixed])).tools.length).toBe(12);
     });
 
+    h.it("a host's own ToolSource failing untyped becomes a typed SourceError", async () => {
+      const broken = { id: 'mine', tools: async () => { throw new Error('boom'); } };
+      const error = await caught(() => resolveToolset([broken]));
+      h.expect(h.lib.SourceError.is(error)).toBe(true);
+      h.expect((error as Error).message).toContain('"mine"');
+    });
+
     h.it('the same source reached twice (directly and by name) counts once', async () => {
       await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer() });
       const resolved = await resolveToolset([notes, 'again'], { toolsets: { again: [notes] } });

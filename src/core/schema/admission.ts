@@ -32,6 +32,7 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   }
   // Most tool schemas reference nothing: no $ref, $id or anchor. Nothing in them can resolve
   // wrongly, cycle or fan out, so they are checked in one walk and validated as they are.
+  if (!isJsonData(schema)) throw refuse('', 'a schema must be plain JSON (no functions, class instances or cycles)');
   const simple = checkKeywords(schema, refuse);
   // A private copy either way: the admitted schema may be shared (an in-process server's own
   // objects), and what was checked must be what validates, whatever happens to it later.
@@ -126,4 +127,22 @@ function checkPattern(pattern: unknown, pointer: string, refuse: (p: string, why
   if (hasNestedRepetition(pattern)) {
     throw refuse(pointer, `${shown} repeats a group of repeatable elements (catastrophic backtracking)`);
   }
+}
+
+/** Only what JSON can carry: the schema is cloned, hashed and sent to models. */
+function isJsonData(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return false;
+      continue;
+    }
+    if (typeof value !== 'object') return false;
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
+    for (const child of Object.values(value)) pending.push(child);
+  }
+  return true;
 }

@@ -5,7 +5,7 @@
  * checked (final name, duplicates across the whole toolset), and the result is frozen with
  * its identity hashes. A later list_changed on a source never reaches a resolved toolset.
  */
-import { ConfigError } from '../errors.js';
+import { ConfigError, RulvarError, SourceError, describeCause } from '../errors.js';
 import { admitTool } from '../schema/admitted-tools.js';
 import { assertToolName, quoteName } from './names.js';
 import { authorityHash, toolsetHash } from './toolset-hash.js';
@@ -33,7 +33,7 @@ export async function resolveToolset(tools: ToolsOption, options: ResolveOptions
   const expanded = await Promise.all(
     entries.map(async (entry): Promise<{ origin: string; tools: readonly ToolDef[] }> =>
       isToolSource(entry)
-        ? { origin: `source ${quoteName(entry.id)}`, tools: await entry.tools(options.session) }
+        ? { origin: `source ${quoteName(entry.id)}`, tools: await expandSource(entry, options.session) }
         : { origin: 'a native tool', tools: [entry] },
     ),
   );
@@ -95,6 +95,18 @@ function expandNames(tools: ToolsOption, registry: Readonly<Record<string, Tools
     out.push(item);
   }
   return out;
+}
+
+/** A host's own ToolSource may fail any way it likes; what leaves here is typed. */
+async function expandSource(source: ToolSource, session: ToolSourceSession | undefined): Promise<readonly ToolDef[]> {
+  try {
+    const tools = await source.tools(session);
+    if (!Array.isArray(tools)) throw new TypeError('tools() did not return an array');
+    return tools;
+  } catch (error) {
+    if (RulvarError.is(error)) throw error;
+    throw new SourceError('source.unavailable', `source ${quoteName(source.id)} failed: ${describeCause(error)}`, { cause: error });
+  }
 }
 
 function isToolSource(value: unknown): value is ToolSource {
