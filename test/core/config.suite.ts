@@ -117,6 +117,21 @@ export function configSuite(h: SuiteHarness): void {
       h.expect((await source.tools()).map((t) => t.name)).toEqual(['read_note']);
     });
 
+    h.it('reads each config value once: a getter cannot pass the check and then change', async () => {
+      let reads = 0;
+      const config = {
+        transport: 'inprocess' as const,
+        server: createWorkbenchServer(),
+        get allow() {
+          reads += 1;
+          return reads === 1 ? ['read_note'] : ['read_note', 'delete_note'];
+        },
+      };
+      await using source = mcp(config);
+      h.expect((await source.tools()).map((t) => t.name)).toEqual(['read_note']);
+      h.expect(reads).toBe(1);
+    });
+
     h.it('derives a source id without secrets from an http url (host only)', () => {
       const source = mcp({ transport: 'streamable-http', url: 'https://mcp.example.com/mcp/sk-SECRET789/sse?token=abc' });
       h.expect(source.id).toBe('mcp:http:mcp.example.com');

@@ -78,10 +78,13 @@ const TRANSPORT_KEYS: Record<McpTransportName, { required: string[]; checks: Rec
 };
 
 /** Validates `input` and returns it typed; throws ConfigError naming the first fault. */
-export function parseMcpConfig(input: unknown): McpConfig {
-  if (!isPlainRecord(input)) {
+export function parseMcpConfig(raw: unknown): McpConfig {
+  if (!isPlainRecord(raw)) {
     throw new ConfigError('config.invalid_value', 'mcp(): the config must be an object');
   }
+  // Copy first, check the copy: every value is read exactly once, so a getter cannot answer
+  // the check with one value and the source with another.
+  const input = snapshot(raw);
   const transport = input['transport'];
   if (transport === undefined) {
     throw new ConfigError('config.missing_key', "mcp(): 'transport' is required (stdio, streamable-http or inprocess)");
@@ -112,7 +115,7 @@ export function parseMcpConfig(input: unknown): McpConfig {
       throw new ConfigError('config.missing_key', `mcp(): '${key}' is required for transport '${transport}'`);
     }
   }
-  const config = snapshot(input) as unknown as McpConfig;
+  const config = input as unknown as McpConfig;
   assertRequiredBounds(config);
   return config;
 }
