@@ -105,8 +105,10 @@ export function lifecycleSuite(h: SuiteHarness): void {
       const tools = await source.tools();
       const caughtCall = run(h, pick(tools, 'sleep'), { ms: 5_000 });
       await new Promise((resolve) => setTimeout(resolve, 20));
+      const died = Date.now();
       await server.close(); // the server side goes away mid-call
       h.expect(await caughtCall).toMatchObject({ isError: true, reason: 'unavailable' });
+      h.expect(Date.now() - died).toBeLessThan(1_500);
       h.expect((await source.tools()).length).toBe(tools.length);
       h.expect(counts.connects).toBe(2);
     });

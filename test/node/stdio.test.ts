@@ -120,7 +120,9 @@ describe('stdio', () => {
     const tools = await source.tools();
     const first = await pidOf(tools);
     leftovers.push(first);
+    const started = Date.now();
     expect(await run(h, pick(tools, 'crash'), {})).toMatchObject({ isError: true, reason: 'unavailable' });
+    expect(Date.now() - started).toBeLessThan(3_000);
     const second = await pidOf(tools);
     leftovers.push(second);
     expect(second).not.toBe(first);
