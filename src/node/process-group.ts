@@ -6,6 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import process from 'node:process';
+import { settledWithin } from '../core/async.js';
 
 const GRACE_MS = 1_000; // stdin closed: a well-behaved server exits on its own
 const TERM_MS = 2_000;
@@ -17,7 +18,7 @@ export async function endProcessGroup(child: ChildProcess): Promise<void> {
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdin?.end();
-  await within(exited, GRACE_MS);
+  await settledWithin(exited, GRACE_MS);
 
   const pid = child.pid;
   const grouped = pid !== undefined && process.platform !== 'win32';
@@ -59,11 +60,4 @@ async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> 
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Races `promise` against a timer that is cleared either way (nothing lingers after close). */
-async function within(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

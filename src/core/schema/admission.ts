@@ -17,7 +17,7 @@ import { findMultiplyingRecursion, findUnboundedValidation } from './cycles.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT } from './limits.js';
 import { hasNestedRepetition } from './pattern-safety.js';
 import { compiledValidator, type CompiledSchema } from './validate.js';
-import { isSchemaObject, jsonDepth, subschemas, type SchemaObject } from './walk.js';
+import { isSchemaObject, measure, subschemas, type SchemaObject } from './walk.js';
 
 const DYNAMIC = ['$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor'];
 
@@ -27,7 +27,7 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
     new ConfigError('schema.unsupported', `${where} at ${pointer === '' ? '(root)' : pointer}: ${why}`);
   if (typeof schema === 'boolean') return compiledValidator(schema, {});
   if (!isSchemaObject(schema)) throw refuse('', 'a schema must be an object or a boolean');
-  if (jsonDepth(schema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
+  if (measure(schema).depth > MAX_SCHEMA_DEPTH) {
     throw refuse('', `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
   }
   // Most tool schemas reference nothing: no $ref, $id or anchor. Nothing in them can resolve

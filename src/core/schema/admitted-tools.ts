@@ -27,3 +27,8 @@ export function admitTool(tool: ToolDef, origin: string): AdmittedTool {
   admitted.set(tool, entry);
   return entry;
 }
+
+/** Records validators compiled before the ToolDef existed (tool() checks the host's schema first). */
+export function rememberAdmitted(tool: ToolDef, entry: AdmittedTool): void {
+  admitted.set(tool, entry);
+}

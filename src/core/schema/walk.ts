@@ -86,20 +86,6 @@ export function* subschemas(root: unknown): Generator<Subschema> {
   }
 }
 
-/** Deepest nesting of objects and arrays anywhere in a JSON value, counted iteratively. */
-export function jsonDepth(value: unknown, stopAt: number): number {
-  let deepest = 0;
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop() as [unknown, number];
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > deepest) deepest = depth;
-    if (deepest > stopAt) return deepest;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push([child, depth + 1]);
-  }
-  return deepest;
-}
-
 /**
  * Depth, value count and longest array of a JSON value, in one iterative pass that stops
  * counting once any of them is past what validation accepts anyway.

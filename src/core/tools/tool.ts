@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { admitSchema } from '../schema/admission.js';
-import { admitTool } from '../schema/admitted-tools.js';
+import { rememberAdmitted } from '../schema/admitted-tools.js';
 import { deepFreeze } from './freeze.js';
 import { assertToolName, quoteName } from './names.js';
 import { toJsonSchema, type SchemaSpec } from '../schema/schema-spec.js';
@@ -46,8 +46,10 @@ export function tool<Input = unknown, Output = unknown>(spec: ToolSpec<Input, Ou
   const outputSchema = spec.outputSchema === undefined ? undefined : toJsonSchema(spec.outputSchema, `${origin}: 'outputSchema'`);
   // Admit the host's own objects first: a hostile or cyclic schema fails typed here, before
   // cloning (which a 10,000-deep schema would overflow).
-  admitSchema(parameters, `${origin} parameters`);
-  if (outputSchema !== undefined) admitSchema(outputSchema, `${origin} outputSchema`);
+  const validators = {
+    input: admitSchema(parameters, `${origin} parameters`),
+    output: outputSchema === undefined ? undefined : admitSchema(outputSchema, `${origin} outputSchema`),
+  };
   const run = spec.execute;
   const def: ToolDef = Object.freeze({
     name: spec.name,
@@ -59,6 +61,6 @@ export function tool<Input = unknown, Output = unknown>(spec: ToolSpec<Input, Ou
     ...(spec.risk === undefined ? {} : { risk: spec.risk }),
     execute: async (input: unknown, ctx: ToolContext) => run(input as Input, ctx),
   });
-  admitTool(def, 'tool()');
+  rememberAdmitted(def, validators);
   return def;
 }
