@@ -20,3 +20,12 @@ export const MAX_INSTANCE_NODES = 200_000;
 
 /** Items of an array checked by `uniqueItems`, which compares every pair. */
 export const MAX_UNIQUE_ITEMS = 5_000;
+
+/** Work units any validation may spend, whatever the size of the value (see budget.ts). */
+export const VALIDATION_BASE_WORK = 1_000_000;
+
+/** Further units per unit of value size (a value, or one character of a string or key). */
+export const VALIDATION_WORK_PER_UNIT = 64;
+
+/** The most work one validation may ever spend, however large the value. */
+export const VALIDATION_MAX_WORK = 40_000_000;
