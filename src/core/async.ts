@@ -59,3 +59,17 @@ export function signalThatNeverAborts(): AbortSignal {
 }
 
 function noop(): void {}
+
+/** `promise`, or a rejection with `onExpiry()` after `ms`; the timer never outlives it. */
+export async function withDeadline<T>(promise: Promise<T>, ms: number, onExpiry: () => Error): Promise<T> {
+  promise.catch(noop);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onExpiry()), ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

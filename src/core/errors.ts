@@ -32,7 +32,8 @@ export type RulvarErrorCode =
   | 'source.unavailable'
   | 'source.closed'
   | 'source.cancelled'
-  | 'source.protocol';
+  | 'source.protocol'
+  | 'http.header_hook';
 
 export interface RulvarErrorOptions {
   readonly cause?: unknown;
@@ -90,7 +91,39 @@ export function describeCause(cause: unknown): string {
     text = 'an unprintable value'; // Object.create(null) and friends cannot become strings
   }
   // A server's error body ends up here; it should inform, not flood.
-  return text.length > MAX_CAUSE_CHARS ? `${text.slice(0, MAX_CAUSE_CHARS)}… (${text.length} characters)` : text;
+  return cutText(text, MAX_CAUSE_CHARS);
 }
 
-const MAX_CAUSE_CHARS = 500;
+/** Longest description of a cause (an error body, a JSON-RPC message) put into a message. */
+export const MAX_CAUSE_CHARS = 500;
+
+/** Longest server-written error text (an `isError` result's text) handed to a model. */
+export const MAX_SERVER_TEXT_CHARS = 4_000;
+
+/** `text` cut to `max` characters, saying how long it was; never splits a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, end)}… (cut: ${text.length} characters in all)`;
+}
+
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+
+/**
+ * Makes a library error fit to be seen: `clean` (the source's secret scrubber) applied to its
+ * message, and its cause replaced by a copy holding only the cause's name, code and cleaned
+ * message, cut to MAX_CAUSE_CHARS. An SDK error keeps a server's whole error body in its
+ * message; the original is not kept, so nothing downstream can print it by accident.
+ */
+export function withSafeCause<E extends Error>(error: E, clean: (text: string) => string): E {
+  error.message = clean(error.message);
+  if (error.cause !== undefined) {
+    const original: unknown = error.cause;
+    const copy = new Error(clean(describeCause(original)));
+    if (original instanceof Error) copy.name = original.name;
+    const code: unknown = (original as { code?: unknown } | null)?.code;
+    if (typeof code === 'number' || typeof code === 'string') Object.assign(copy, { code });
+    error.cause = copy;
+  }
+  return error;
+}

@@ -5,7 +5,7 @@
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
 import { createMcpEndpoint } from '../fixtures/http-server.js';
 import type { SuiteHarness } from './harness.js';
-import { expectSourceError, pick, run, until } from './helpers.js';
+import { expectConfigError, expectSourceError, pick, run, until } from './helpers.js';
 
 const URL_ = 'https://mcp.test/mcp';
 
@@ -72,7 +72,7 @@ export function httpSuite(h: SuiteHarness): void {
       const endpoint = createMcpEndpoint(createWorkbenchServer);
       const headers = () => ({ authorization: 'Bearer s3cret\nvalue' });
       await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endpoint.fetch, headers } });
-      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      const message = await expectConfigError(h, () => source.tools(), 'http.header_hook');
       h.expect(message).toContain('authorization');
       h.expect(message).not.toContain('s3cret');
       h.expect(endpoint.requests.length).toBe(0);
@@ -111,7 +111,7 @@ export function httpSuite(h: SuiteHarness): void {
       const endpoint = createMcpEndpoint(createWorkbenchServer);
       const headers = (() => undefined) as unknown as () => Record<string, string>;
       await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endpoint.fetch, headers } });
-      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      const message = await expectConfigError(h, () => source.tools(), 'http.header_hook');
       h.expect(message).toContain('http.headers hook must return');
     });
 

@@ -9,12 +9,14 @@ import { configSuite } from './config.suite.js';
 import { domainsSuite } from './domains.suite.js';
 import type { SuiteHarness } from './harness.js';
 import { hashSuite } from './hash.suite.js';
+import { hostileWireSuite } from './hostile-wire.suite.js';
 import { httpSuite } from './http.suite.js';
 import { importSuite } from './import.suite.js';
 import { lifecycleSuite } from './lifecycle.suite.js';
 import { permissionConfigSuite } from './permission-config.suite.js';
 import { permissionsSuite } from './permissions.suite.js';
 import { schemaSuite } from './schema.suite.js';
+import { secretsSuite } from './secrets.suite.js';
 import { sweepSuite } from './sweep.suite.js';
 import { toolsetSuite } from './toolset.suite.js';
 
@@ -33,4 +35,6 @@ export function coreSuite(h: SuiteHarness): void {
   canonicalJsonSuite(h);
   hashSuite(h);
   toolsetSuite(h);
+  hostileWireSuite(h);
+  secretsSuite(h);
 }

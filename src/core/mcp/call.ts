@@ -37,8 +37,10 @@ export async function callOnSession(
         return toolError('server_error', `${target.name} failed with JSON-RPC error ${failure.code}: ${failure.message}`);
       case 'protocol':
         return toolError('server_error', `${target.name}: ${failure.message}`);
+      case 'hook':
+        return toolError('unavailable', `${sourceId}: ${failure.message}`);
       case 'rejected':
-        return toolError('unavailable', `${sourceId} refused the call: ${failure.message}`);
+        return toolError('unavailable', `${sourceId}: the request failed: ${failure.message}`);
       case 'lost':
         return toolError('unavailable', `${sourceId} is unavailable: ${session.explain(error)}`);
     }

@@ -36,8 +36,11 @@ export interface StdioMcpConfig extends McpCommonConfig {
 }
 
 export type HeaderRecord = Readonly<Record<string, string>>;
-/** Called before every wire request (POST, GET, DELETE): the place to rotate a token. */
-export type HeaderHook = () => HeaderRecord | Promise<HeaderRecord>;
+/**
+ * Called before every wire request (POST, GET, DELETE): the place to rotate a token. Values
+ * must be strings (anything else is refused typed, naming the header, and nothing is sent).
+ */
+export type HeaderHook = () => HeaderRecord | Headers | Promise<HeaderRecord | Headers>;
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface HttpOptions {

@@ -9,6 +9,7 @@ import { settledWithin } from '../async.js';
 import { ConfigError } from '../errors.js';
 import type { McpConfig } from './config-types.js';
 import { McpSession, type SessionEvents } from './session.js';
+import type { Redactor } from './redact.js';
 import type { McpPlatform } from './transports.js';
 
 /** How long releasing a half-open connection may take (a stdio group end is at most ~4 s). */
@@ -20,14 +21,15 @@ export async function connectSession(
   sourceId: string,
   events: SessionEvents,
   signal: AbortSignal,
+  redactor: Redactor,
 ): Promise<McpSession> {
   const connectMs = config.timeouts?.connectMs;
-  if (connectMs === undefined) return McpSession.open(config, platform, sourceId, events, signal);
+  if (connectMs === undefined) return McpSession.open(config, platform, sourceId, events, signal, redactor);
 
   const local = new AbortController();
   const forward = () => local.abort();
   signal.addEventListener('abort', forward, { once: true });
-  const opening = McpSession.open(config, platform, sourceId, events, local.signal);
+  const opening = McpSession.open(config, platform, sourceId, events, local.signal, redactor);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<'expired'>((resolve) => {
     timer = setTimeout(() => resolve('expired'), connectMs);

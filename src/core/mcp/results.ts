@@ -4,6 +4,7 @@
  * keeps text as text parts and every other block (image, audio, resource, resource_link, and
  * types this code has never heard of) as its own typed part, in order.
  */
+import { MAX_SERVER_TEXT_CHARS, cutText } from '../errors.js';
 import { toolError } from '../tools/tool-error.js';
 import type { ContentPart } from '../tools/types.js';
 import type { ContentBlock as Block, LenientCallToolResult } from './call-result-schema.js';
@@ -26,10 +27,10 @@ export function mapContent(content: readonly Block[]): string | ContentPart[] {
   return content.map((block) => (isText(block) ? { type: 'text', text: block.text } : { ...block }));
 }
 
-/** The server's own words for an error, so the model sees what the server said. */
+/** The server's own words for an error (cut to a bounded length), so the model sees them. */
 function errorText(content: readonly Block[]): string {
   const text = content.filter(isText).map((block) => block.text).join('');
-  if (text.length > 0) return text;
+  if (text.length > 0) return cutText(text, MAX_SERVER_TEXT_CHARS);
   const kinds = content.map((block) => block.type).join(', ');
   return kinds.length > 0 ? `the tool reported an error (content: ${kinds})` : 'the tool reported an error';
 }

@@ -10,6 +10,7 @@ import { followSignal } from '../async.js';
 import { describeCause } from '../errors.js';
 import type { McpConfig } from './config-types.js';
 import { sweepTools } from './sweep.js';
+import type { Redactor } from './redact.js';
 import { openTransport, type McpPlatform, type OpenedTransport } from './transports.js';
 import { WireClient } from './wire-client.js';
 
@@ -55,9 +56,10 @@ export class McpSession {
     sourceId: string,
     events: SessionEvents,
     signal: AbortSignal,
+    redactor: Redactor,
   ): Promise<McpSession> {
     const client = new WireClient();
-    const opened = await openTransport(config, platform, signal);
+    const opened = await openTransport(config, platform, signal, redactor);
     const session = new McpSession(client, opened, sourceId, config);
     const abort = () => void session.shutdown();
     signal.addEventListener('abort', abort, { once: true });
@@ -75,7 +77,9 @@ export class McpSession {
       events.onListChanged();
     });
     try {
-      await client.open(opened.transport);
+      // Each handshake step is bounded: by connectMs when set (connect.ts also races the
+      // whole handshake against it), else by the SDK's default request timeout.
+      await client.open(opened.transport, config.timeouts?.connectMs);
       signal.removeEventListener('abort', abort);
     } catch (error) {
       signal.removeEventListener('abort', abort);
@@ -105,7 +109,7 @@ export class McpSession {
     const version = this.listVersion;
     const sweep = sweepTools(
       (cursor, timeout) =>
-        this.client.request(
+        this.client.call(
           { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
           ListToolsResultSchema,
           timeout === undefined ? {} : { timeout },
@@ -133,7 +137,7 @@ export class McpSession {
     const follower = followSignal(signal);
     try {
       const options = follower.signal === undefined ? {} : { signal: follower.signal };
-      return await this.client.request(
+      return await this.client.call(
         { method: 'tools/call', params: { name, arguments: args } },
         LenientCallToolResultSchema,
         timeout === undefined ? options : { ...options, timeout },

@@ -8,7 +8,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { raceSignal, settledWithin } from '../async.js';
-import { ConfigError, RulvarError, SourceError, describeCause } from '../errors.js';
+import { ConfigError, RulvarError, SourceError, describeCause, withSafeCause } from '../errors.js';
 import { isToolError, toolError } from '../tools/tool-error.js';
 import type { McpToolSource, ToolContext, ToolDef, ToolSourceSession } from '../tools/types.js';
 import type { McpConfig } from './config-types.js';
@@ -16,6 +16,8 @@ import { parseMcpConfig } from './config.js';
 import { importTools } from './import-tools.js';
 import { callOnSession, cancelled, type CallTarget } from './call.js';
 import { RELEASE_WAIT_MS, connectSession } from './connect.js';
+import { HeaderHookError } from './http-fetch.js';
+import { Redactor } from './redact.js';
 import { ConnectFailure, type McpSession } from './session.js';
 import { defaultSourceId } from './source-id.js';
 import { assertTransportAvailable, type McpPlatform } from './transports.js';
@@ -39,6 +41,8 @@ class McpSource implements McpToolSource {
   private closing: Promise<void> | undefined;
   /** ToolDefs by the wire list they came from; a new sweep (or epoch) means a new list. */
   private readonly imported = new WeakMap<readonly Tool[], readonly ToolDef[]>();
+  /** Every header value this source sent, scrubbed from whatever it reports or returns. */
+  private readonly redactor = new Redactor();
 
   constructor(input: McpConfig, private readonly platform: McpPlatform) {
     this.config = parseMcpConfig(input);
@@ -47,7 +51,9 @@ class McpSource implements McpToolSource {
   }
 
   tools(session?: ToolSourceSession): Promise<ToolDef[]> {
-    const snapshot = this.snapshot();
+    const snapshot = this.snapshot().catch((error: unknown) => {
+      throw error instanceof Error ? withSafeCause(error, (text) => this.redactor.text(text)) : error;
+    });
     if (session?.signal === undefined) return snapshot;
     // Only this caller stops waiting; a sweep shared with others carries on.
     return raceSignal(snapshot, session.signal, () => new SourceError('source.cancelled', `${this.id}: tools() was cancelled`));
@@ -112,7 +118,7 @@ class McpSource implements McpToolSource {
     // An in-process server takes one connection at a time: let a close() or a lost session
     // finish releasing it before connecting again.
     const released = Promise.all([this.closing, this.session?.shutdown()]);
-    const attempt = released.then(() => connectSession(this.config, this.platform, this.id, events, abort.signal)).then(
+    const attempt = released.then(() => connectSession(this.config, this.platform, this.id, events, abort.signal, this.redactor)).then(
       async (session) => {
         if (this.epoch !== epoch) {
           await session.shutdown();
@@ -127,6 +133,7 @@ class McpSource implements McpToolSource {
         }
         if (RulvarError.is(error)) throw error;
         const original = error instanceof ConnectFailure ? error.cause : error;
+        if (original instanceof HeaderHookError) throw this.hookFailure(original);
         const kind = classifyWireError(original).kind;
         const code = kind === 'protocol' || kind === 'server' ? 'source.protocol' : 'source.unavailable';
         throw new SourceError(code, `${this.id}: could not connect: ${describeCause(error)}`, { cause: original });
@@ -153,13 +160,23 @@ class McpSource implements McpToolSource {
     // The sweep's own refusals (bounds, guards, names) are already typed and worded.
     if (RulvarError.is(error)) return error;
     const failure = classifyWireError(error);
+    if (failure.kind === 'hook') return this.hookFailure(error);
     if (isConnectionLost(failure)) session.markLost();
     const protocol = failure.kind === 'protocol' || failure.kind === 'server';
     const detail = failure.kind === 'lost' ? session.explain(error) : failure.message;
     return new SourceError(protocol ? 'source.protocol' : 'source.unavailable', `${this.id}: tools/list failed: ${detail}`, { cause: error });
   }
 
+  /** The host's header hook failed: its own typed error, and the session is kept. */
+  private hookFailure(error: unknown): ConfigError {
+    return new ConfigError('http.header_hook', `${this.id}: ${describeCause(error)}`);
+  }
+
   private async callTool(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
+    return this.redactor.output(await this.callOnce(epoch, target, input, ctx));
+  }
+
+  private async callOnce(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
     if (this.epoch !== epoch) return toolError('unavailable', `${this.id} was closed; this tool is no longer available`);
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return toolError('invalid_input', 'the arguments must be a JSON object');

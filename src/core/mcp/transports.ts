@@ -9,6 +9,7 @@ import { raceSignal } from '../async.js';
 import { ConfigError } from '../errors.js';
 import type { McpConfig, StdioMcpConfig } from './config-types.js';
 import { createHeaderFetch } from './http-fetch.js';
+import type { Redactor } from './redact.js';
 
 /** What a runtime entry can add: the Node entry supplies stdio. */
 export interface McpPlatform {
@@ -26,7 +27,12 @@ export interface OpenedTransport {
 /** How long a polite session end (HTTP DELETE) may take before the wire is just closed. */
 const SESSION_END_MS = 2_000;
 
-export async function openTransport(config: McpConfig, platform: McpPlatform, signal: AbortSignal): Promise<OpenedTransport> {
+export async function openTransport(
+  config: McpConfig,
+  platform: McpPlatform,
+  signal: AbortSignal,
+  redactor: Redactor,
+): Promise<OpenedTransport> {
   switch (config.transport) {
     case 'stdio': {
       if (platform.stdio === undefined) throw stdioUnavailable();
@@ -36,7 +42,7 @@ export async function openTransport(config: McpConfig, platform: McpPlatform, si
     case 'streamable-http': {
       let overflow: ((error: Error) => void) | undefined;
       const transport = new StreamableHTTPClientTransport(new URL(String(config.url)), {
-        fetch: createHeaderFetch(config.http?.headers, config.http?.fetch, (error) => overflow?.(error)),
+        fetch: createHeaderFetch(config.http?.headers, config.http?.fetch, (error) => overflow?.(error), redactor),
       });
       return { transport, shutdown: () => endHttpSession(transport), onOverflow: (handler) => (overflow = handler) };
     }

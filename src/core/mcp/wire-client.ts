@@ -4,18 +4,29 @@
  * caches output validators only for the last listed page, and throws McpError for output
  * problems. This importer owns listing, validation and notifications itself, so all it needs
  * from a client is the handshake and `request`.
+ *
+ * It also remembers where each failure came from. The SDK turns a server's JSON-RPC error
+ * and its own local failures (the transport closed: -32000; its request timer: -32001) into
+ * the same McpError class with overlapping codes, so by the time a request rejects, a server
+ * answering -32000 for an application error looks exactly like a dead connection. Here every
+ * error response is noted as it arrives, and `call` rejects with a ServerErrorResponse for
+ * those: whatever the code, it is the server talking, and the connection is fine.
  */
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { DEFAULT_REQUEST_TIMEOUT_MSEC, Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   InitializeResultSchema,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
   type ClientNotification,
   type ClientRequest,
   type ClientResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { withDeadline } from '../async.js';
 
 export const CLIENT_INFO = Object.freeze({ name: '@rulvar/core', version: '0.1.0' });
 
@@ -24,25 +35,103 @@ export class UnsupportedProtocolError extends Error {
   override readonly name = 'UnsupportedProtocolError';
 }
 
+/** A JSON-RPC error the server sent in answer to one request. */
+export class ServerErrorResponse extends Error {
+  override readonly name = 'ServerErrorResponse';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A handshake step that was sent but never acknowledged within its bound. */
+export class HandshakeTimeout extends Error {
+  override readonly name = 'HandshakeTimeout';
+}
+
+interface Outgoing {
+  id?: string | number;
+  error?: { readonly code: number; readonly message: string };
+}
+
 export class WireClient extends Protocol<ClientRequest, ClientNotification, ClientResult> {
-  /** Starts the transport and runs the initialize handshake; closes itself when that fails. */
-  async open(transport: Transport, options?: RequestOptions): Promise<void> {
+  /** Requests in flight by JSON-RPC id, so an arriving error response can be attributed. */
+  private readonly outgoing = new Map<string | number, Outgoing>();
+  /** Set only while `super.request` runs: it sends synchronously, which is when the id is known. */
+  private sending: Outgoing | undefined;
+
+  override async connect(transport: Transport): Promise<void> {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (this.sending !== undefined && isJSONRPCRequest(message)) {
+        this.sending.id = message.id;
+        this.outgoing.set(message.id, this.sending);
+        this.sending = undefined;
+      }
+      return send(message, options);
+    };
+    // Protocol.connect calls the handler found here before its own, so the note is taken
+    // before the SDK settles the request.
+    transport.onmessage = (message) => {
+      if (!isJSONRPCErrorResponse(message) || message.id === undefined) return;
+      const entry = this.outgoing.get(message.id);
+      if (entry !== undefined) entry.error = { code: message.error.code, message: String(message.error.message) };
+    };
+    await super.connect(transport);
+  }
+
+  /**
+   * `request`, except that a JSON-RPC error from the server rejects with ServerErrorResponse;
+   * every other rejection (local timeout, closed transport, invalid result) is the SDK's own.
+   */
+  async call<S extends AnySchema>(request: ClientRequest, resultSchema: S, options?: RequestOptions): Promise<SchemaOutput<S>> {
+    const entry: Outgoing = {};
+    this.sending = entry;
+    let pending: Promise<SchemaOutput<S>>;
+    try {
+      pending = this.request(request, resultSchema, options);
+    } finally {
+      this.sending = undefined;
+    }
+    try {
+      return await pending;
+    } catch (error) {
+      if (entry.error !== undefined) throw new ServerErrorResponse(entry.error.code, entry.error.message);
+      throw error;
+    } finally {
+      if (entry.id !== undefined) this.outgoing.delete(entry.id);
+    }
+  }
+
+  /**
+   * Starts the transport and runs the initialize handshake; closes itself when that fails.
+   * Every step is bounded by `timeoutMs` (the SDK's default request timeout when not given):
+   * the `initialized` notification included, which over HTTP is a POST a server may never
+   * answer, and which the SDK would otherwise wait on for ever.
+   */
+  async open(transport: Transport, timeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MSEC): Promise<void> {
     await this.connect(transport);
     try {
-      const result = await this.request(
+      const result = await this.call(
         {
           method: 'initialize',
           params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
         },
         InitializeResultSchema,
-        options,
+        { timeout: timeoutMs },
       );
       if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
         throw new UnsupportedProtocolError(`the server answered with unsupported protocol version ${JSON.stringify(result.protocolVersion.slice(0, 40))}`);
       }
       // HTTP transports send the negotiated version as a header on every later request.
       transport.setProtocolVersion?.(result.protocolVersion);
-      await this.notification({ method: 'notifications/initialized' });
+      await withDeadline(
+        this.notification({ method: 'notifications/initialized' }),
+        timeoutMs,
+        () => new HandshakeTimeout(`the server did not accept notifications/initialized within ${timeoutMs} ms`),
+      );
     } catch (error) {
       await this.close().catch(() => undefined);
       throw error;

@@ -1,45 +1,56 @@
 /**
- * Sorts what a wire request can reject with, because the kinds call for different things:
+ * Sorts what a wire request can reject with, by where the failure came from, because the
+ * kinds call for different things:
  *
- *   timeout     the SDK's request timer (McpError -32001): the connection is fine
- *   server      a JSON-RPC error from the server (McpError with its code): fine too
+ *   server      a JSON-RPC error response from the server, whatever its code: the server
+ *               spoke, so the connection is fine
+ *   timeout     this client's own request timer (or a handshake step past its bound)
  *   protocol    a result that is not valid MCP (a zod error): the server is wrong, not gone
- *   rejected    the request failed but the session may live: another HTTP status (401,
- *               403, 429, 5xx…), or the host's own header hook threw
- *   lost        the connection is gone: closed transport (McpError -32000), a network
- *               failure, or HTTP 404/400 for a session the server no longer knows
+ *   hook        the host's own http.headers hook failed: nothing was sent
+ *   rejected    this one request failed (an HTTP status such as 401, 429 or 5xx, a network
+ *               error on one POST): the session may well be alive, so only the call fails
+ *   lost        evidence that the session is gone: the transport closed, or the server
+ *               answered 404/400 for a session it no longer knows
  *
- * Only `lost` drops the session so that the next call reconnects.
+ * Only `lost` drops the session so that the next call reconnects. Messages go through
+ * describeCause, which cuts server text to a bounded length.
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describeCause } from '../errors.js';
 import { HeaderHookError } from './http-fetch.js';
-import { UnsupportedProtocolError } from './wire-client.js';
+import { HandshakeTimeout, ServerErrorResponse, UnsupportedProtocolError } from './wire-client.js';
 
 export type WireFailure =
   | { readonly kind: 'timeout'; readonly message: string }
   | { readonly kind: 'server'; readonly message: string; readonly code: number }
   | { readonly kind: 'protocol'; readonly message: string }
+  | { readonly kind: 'hook'; readonly message: string }
   | { readonly kind: 'rejected'; readonly message: string }
   | { readonly kind: 'lost'; readonly message: string };
 
 export function classifyWireError(error: unknown): WireFailure {
+  const message = describeCause(error);
+  if (error instanceof ServerErrorResponse) return { kind: 'server', message, code: error.code };
+  // An McpError that did not arrive as a response was made by the SDK itself: its timer,
+  // or its reaction to the transport closing.
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return { kind: 'timeout', message: error.message };
-    if (error.code === ErrorCode.ConnectionClosed) return { kind: 'lost', message: error.message };
-    return { kind: 'server', message: error.message, code: error.code };
+    if (error.code === ErrorCode.RequestTimeout) return { kind: 'timeout', message };
+    if (error.code === ErrorCode.ConnectionClosed) return { kind: 'lost', message };
+    return { kind: 'server', message, code: error.code };
   }
+  if (error instanceof HandshakeTimeout) return { kind: 'timeout', message };
   if (isZodError(error)) return { kind: 'protocol', message: 'the server sent a result that is not valid MCP' };
-  if (error instanceof UnsupportedProtocolError) return { kind: 'protocol', message: error.message };
-  if (error instanceof HeaderHookError) return { kind: 'rejected', message: error.message };
+  if (error instanceof UnsupportedProtocolError) return { kind: 'protocol', message };
+  if (error instanceof HeaderHookError) return { kind: 'hook', message };
   if (error instanceof StreamableHTTPError) {
-    const status = typeof error.code === 'number' ? error.code : -1;
     // Servers answer a session they no longer know with 404 (the spec) or 400 (the SDK's own
     // "Server not initialized" / "No valid session ID"): either way, start a new session.
-    return status === 404 || status === 400 ? { kind: 'lost', message: error.message } : { kind: 'rejected', message: error.message };
+    return error.code === 404 || error.code === 400 ? { kind: 'lost', message } : { kind: 'rejected', message };
   }
-  return { kind: 'lost', message: describeCause(error) };
+  // The SDK's answer to a request made after its transport went away.
+  if (error instanceof Error && error.message === 'Not connected') return { kind: 'lost', message };
+  return { kind: 'rejected', message };
 }
 
 /** Whether the connection that produced this failure should be dropped and reopened. */
