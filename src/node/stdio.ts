@@ -1,9 +1,8 @@
 /**
  * The stdio transport (Node only). It replaces the SDK's StdioClientTransport because that
  * one signals only the direct child on close: a server launched through `npx` or a shell
- * leaves its real process running. Here the child leads its own process group and close()
- * ends the whole group: stdin EOF first (the polite MCP shutdown), then SIGTERM, then
- * SIGKILL, each step bounded.
+ * leaves its real process running. Here the child leads its own process group, which is
+ * ended as a whole (process-group.ts): by close(), and as soon as the leader exits on its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import process from 'node:process';
@@ -13,7 +12,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_MESSAGE_BYTES } from '../core/mcp/body-limit.js';
 import type { StdioMcpConfig } from '../core/mcp/config-types.js';
 import { inheritedEnvironment } from './environment.js';
-import { endProcessGroup } from './process-group.js';
+import { ProcessGroup } from './process-group.js';
 
 const LF = 0x0a;
 
@@ -22,7 +21,10 @@ export class StdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
+  /** The connected child; cleared when it closes or close() begins. */
   private child: ChildProcess | undefined;
+  /** Kept until close(), even after the child closed: its group may outlive it. */
+  private group: ProcessGroup | undefined;
   private readonly buffer = new ReadBuffer();
   private unframed = 0;
 
@@ -34,7 +36,8 @@ export class StdioTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.child !== undefined) return Promise.reject(new Error('stdio transport already started'));
+    // Once only: a second child would take the place of a group that may still need ending.
+    if (this.group !== undefined) return Promise.reject(new Error('stdio transport already started'));
     const { command, args = [], env, cwd, stderr = 'inherit' } = this.config;
     return new Promise((resolve, reject) => {
       const child = spawn(command, [...args], {
@@ -47,6 +50,7 @@ export class StdioTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
+      this.group = new ProcessGroup(child);
       child.once('error', (error) => {
         this.child = undefined;
         reject(error);
@@ -84,11 +88,11 @@ export class StdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const child = this.child;
+    const group = this.group;
     this.child = undefined;
+    this.group = undefined;
     this.buffer.clear();
-    if (child === undefined) return;
-    await endProcessGroup(child);
+    await group?.close();
   }
 
   private receive(chunk: Buffer): void {

@@ -2,13 +2,17 @@
  * Every bound and guard of spec/mcp.md "Bounds" against the hostile kit, over two transports:
  * each case asserts the error class, its code, what the message names, and time to failure.
  */
-import { HOSTILE, BAD_NAMES, hostileServer, hungHandshakeServer, hungFetch, listChangedStorm, type Behaviour } from '../fixtures/hostile.js';
+import { HOSTILE, BAD_NAMES, hostileServer, hungHandshakeServer, hungFetch, listChangedStorm, writeDeepSchemas, type Behaviour } from '../fixtures/hostile.js';
+import { createMcpEndpoint } from '../fixtures/http-server.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, pick, run } from './helpers.js';
 import { flavours } from './flavours.js';
 
 /** Generous on purpose: CI machines are slow; the point is "bounded", not "fast". */
 const SLACK_MS = 1_500;
+/** A message quotes a server's cursor or name cut short (80 characters), never in full. */
+const SHORT_MESSAGE = 600;
+const MB = 1_000_000;
 
 export function boundsSuite(h: SuiteHarness): void {
   for (const flavour of flavours(h)) {
@@ -44,6 +48,39 @@ export function boundsSuite(h: SuiteHarness): void {
         const { message } = await refuses(HOSTILE.cycleOfFive, {}, 'discovery.cursor_cycle');
         h.expect(message).toContain('"c1"');
         h.expect(message).toContain('page 6');
+      });
+
+      h.it('1 MB unique cursors stop typed at maxPages (discovery.max_pages)', async () => {
+        const { message } = await refuses(() => HOSTILE.hugeCursors(MB), { maxPages: 12 }, 'discovery.max_pages');
+        h.expect(message).toContain('12 pages');
+        h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
+      });
+
+      h.it('1 MB unique cursors stop typed at timeouts.discoveryMs (discovery.deadline)', async () => {
+        const { message } = await refuses(() => HOSTILE.hugeCursors(MB), { timeouts: { discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
+        h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
+      });
+
+      h.it('a cycle of 1 MB cursors that differ only at the end is refused when it closes (discovery.cursor_cycle)', async () => {
+        const { message } = await refuses(() => HOSTILE.hugeCursorCycle(MB), {}, 'discovery.cursor_cycle');
+        h.expect(message).toContain('page 4');
+        h.expect(message).toContain(`"${'c'.repeat(80)}…"`);
+        h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
+      });
+
+      h.it('a 4 MB cursor echo is refused on page 2, quoted cut short (discovery.cursor_echo)', async () => {
+        const { message } = await refuses(() => HOSTILE.hugeCursorEcho(4 * MB), {}, 'discovery.cursor_echo');
+        h.expect(message).toContain('page 2');
+        h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
+      });
+
+      h.it('a short cursor spelling the digest of an earlier long one is not taken for it', async () => {
+        const source = flavour.open(serve(HOSTILE.digestLookalike));
+        try {
+          h.expect((await source.tools()).map((t) => t.name)).toEqual(['a', 'b', 'c']);
+        } finally {
+          await source.close();
+        }
       });
 
       h.it('unique cursors over empty pages stop at maxPages (discovery.max_pages)', async () => {
@@ -128,6 +165,39 @@ export function boundsSuite(h: SuiteHarness): void {
         h.expect(message).toMatch(/50\d\d bytes/);
       });
 
+      /** A server listing a schema nested 100,000 deep, which no JSON.stringify can write. */
+      const deepSource = (options: Record<string, unknown>) => {
+        const make = serve(() => HOSTILE.deepSchema(100_000));
+        if (flavour.name === 'inprocess') return flavour.open(make, options);
+        const fetch = writeDeepSchemas(createMcpEndpoint(make).fetch);
+        return h.lib.mcp({ transport: 'streamable-http', url: 'https://hostile.test/mcp', http: { fetch }, ...options });
+      };
+
+      for (const [label, options] of [['without a byte cap', {}], ['with maxSchemaBytes', { maxSchemaBytes: 16_384 }]] as const) {
+        h.it(`a schema nested 100,000 deep is schema.unsupported from tools() and resolveToolset, ${label}`, async () => {
+          const source = deepSource(options);
+          try {
+            const message = await expectConfigError(h, () => source.tools(), 'schema.unsupported');
+            h.expect(message).toContain(source.id);
+            h.expect(message).toContain('"deep"');
+            h.expect(message).toContain('deeper than 100 levels');
+            // Not the connection's fault: the toolset refuses with the same typed code.
+            await expectConfigError(h, () => h.lib.resolveToolset([source]), 'schema.unsupported');
+          } finally {
+            await source.close();
+          }
+        });
+      }
+
+      h.it('a deep schema on a denied tool costs nothing', async () => {
+        const source = deepSource({ deny: ['deep'], maxSchemaBytes: 16_384 });
+        try {
+          h.expect((await source.tools()).map((t) => t.name)).toEqual(['fine']);
+        } finally {
+          await source.close();
+        }
+      });
+
       h.it('maxSchemaBytes is measured after filtering: a denied oversized tool costs nothing', async () => {
         const source = flavour.open(serve(() => HOSTILE.schemaOverCap(5_000)), { maxSchemaBytes: 2_000, deny: ['huge'] });
         try {
@@ -176,6 +246,33 @@ export function boundsSuite(h: SuiteHarness): void {
       });
     });
   }
+
+  h.describe('schema graphs only an in-process server can hand over', () => {
+    const listing = (inputSchema: Record<string, unknown>) =>
+      h.lib.mcp({
+        transport: 'inprocess',
+        server: hostileServer({ list: () => ({ tools: [{ name: 'graph', inputSchema: inputSchema as { type: 'object' } }] }) }),
+        maxSchemaBytes: 16_384,
+      });
+
+    h.it('a schema that contains itself is schema.unsupported from tools(), not a hang', async () => {
+      const schema: Record<string, unknown> = { type: 'object' };
+      schema['properties'] = { self: schema };
+      await using source = listing(schema);
+      const message = await expectConfigError(h, () => source.tools(), 'schema.unsupported');
+      h.expect(message).toContain('deeper than 100 levels');
+    });
+
+    h.it('shared subobjects that would serialize to 2^40 values are counted only up to a ceiling (schema.too_large)', async () => {
+      let node: Record<string, unknown> = { type: 'string' };
+      for (let i = 0; i < 40; i += 1) node = { allOf: [node, node] }; // 83 levels deep, under the limit
+      await using source = listing({ type: 'object', properties: { x: node } });
+      const started = Date.now();
+      const message = await expectConfigError(h, () => source.tools(), 'schema.too_large');
+      h.expect(message).toMatch(/more than \d+ bytes/);
+      h.expect(Date.now() - started).toBeLessThan(SLACK_MS);
+    });
+  });
 
   h.describe('requireBounds', () => {
     const server = { connect: async () => undefined };

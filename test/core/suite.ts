@@ -3,6 +3,7 @@
  * workerd) against the entry that runtime imports. Each part is its own file.
  */
 import { boundsSuite } from './bounds.suite.js';
+import { byteSizeSuite } from './byte-size.suite.js';
 import { canonicalJsonSuite } from './canonical-json.suite.js';
 import { chainSuite } from './chain.suite.js';
 import { configSuite } from './config.suite.js';
@@ -27,6 +28,7 @@ export function coreSuite(h: SuiteHarness): void {
   httpSuite(h);
   lifecycleSuite(h);
   boundsSuite(h);
+  byteSizeSuite(h);
   schemaSuite(h);
   permissionsSuite(h);
   chainSuite(h);

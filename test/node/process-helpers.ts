@@ -16,8 +16,13 @@ export function tsServer(script: string, ...args: string[]): { command: string; 
   return { command: process.execPath, args: ['--import', TSX, script, ...args] };
 }
 
-/** Alive means running: a zombie (exited, not yet reaped) counts as gone. */
+/**
+ * Alive means running: a zombie (exited, not yet reaped) counts as gone. A pid that is not a
+ * positive integer throws: it means the test never learned the pid, and calling that "gone"
+ * would let the test pass without checking anything (0 and negatives would even signal groups).
+ */
 export function isAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) throw new Error(`isAlive: ${String(pid)} is not a process id`);
   try {
     process.kill(pid, 0);
   } catch {

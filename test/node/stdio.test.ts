@@ -2,15 +2,32 @@
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mcp, type ToolDef } from '../../src/node/index.js';
 import { expectSourceError, pick, run } from '../core/helpers.js';
 import type { SuiteHarness } from '../core/harness.js';
 import { EVERYTHING, PROBE, WORKBENCH, isAlive, pidsWith, reap, tsServer, waitGone } from './process-helpers.js';
 
 const h = { describe, it, expect, lib: await import('../../src/node/index.js'), runtime: 'node' } as SuiteHarness;
+const GROUP_WRAPPER = fileURLToPath(new URL('./fixtures/group-wrapper.ts', import.meta.url));
 const leftovers: number[] = [];
-afterEach(() => leftovers.splice(0).forEach(reap));
+/** Tags of processes a failing test may leave before it learned their pids. */
+const leftoverTags: string[] = [];
+afterEach(() => [...leftovers.splice(0), ...leftoverTags.splice(0).flatMap(pidsWith)].forEach(reap));
+
+/** A unique tag for pidsWith, reaped after the test whatever happens. */
+function tagged(): string {
+  const tag = `--tag=${crypto.randomUUID()}`;
+  leftoverTags.push(tag);
+  return tag;
+}
+
+/** The worker pid group-wrapper.ts reported on stderr (NaN until it has, which isAlive refuses). */
+const workerPid = (stderr: string): number => Number(/worker (\d+)\n/.exec(stderr)?.[1]);
+
+/** Signals (not signal-0 probes) this process sent to process groups, in order. */
+const groupSignals = (kill: { mock: { calls: unknown[][] } }): unknown[] =>
+  kill.mock.calls.filter(([pid, signal]) => typeof pid === 'number' && pid < 0 && signal !== 0).map(([, signal]) => signal);
 
 async function pidOf(tools: ToolDef[]): Promise<number> {
   const result = await run(h, pick(tools, 'whoami'), {});
@@ -105,6 +122,74 @@ describe('stdio', () => {
     expect(await waitGone(grand.pid, 1_000)).toBe(true);
   });
 
+  it('a wrapper that exits after starting its worker: the worker, holding the pipes, gets SIGTERM then SIGKILL', async () => {
+    const kill = vi.spyOn(process, 'kill');
+    const tag = tagged();
+    let stderr = '';
+    const source = mcp({ transport: 'stdio', ...tsServer(GROUP_WRAPPER, tag), stderr: (chunk) => (stderr += chunk) });
+    try {
+      // Without the group ended, the held pipes would keep this handshake waiting for 60 s.
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      expect(message).toContain('exited (code 0)');
+      const worker = workerPid(stderr);
+      expect(isAlive(worker)).toBe(false);
+      expect(stderr).toContain('worker got SIGTERM');
+      expect(groupSignals(kill)).toEqual(['SIGTERM', 'SIGKILL']);
+      expect(pidsWith(tag)).toEqual([]);
+    } finally {
+      kill.mockRestore();
+      await source.close();
+    }
+  });
+
+  it('a leader that crashes after the handshake takes its worker with it, without close()', async () => {
+    const tag = tagged();
+    let stderr = '';
+    const source = mcp({ transport: 'stdio', ...tsServer(GROUP_WRAPPER, '--serve-then-crash', tag), stderr: (chunk) => (stderr += chunk) });
+    try {
+      const tools = await source.tools();
+      const worker = workerPid(stderr);
+      expect(isAlive(worker)).toBe(true);
+      // The worker holds the pipes: the call can only fail once its group has been ended.
+      expect(await run(h, pick(tools, 'crash'), {})).toMatchObject({ isError: true, reason: 'unavailable' });
+      expect(isAlive(worker)).toBe(false);
+      expect(stderr).toContain('worker got SIGTERM');
+      expect(pidsWith(tag)).toEqual([]);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('close() right after a leader crashed resolves only once the worker it left is gone', async () => {
+    const source = mcp({ transport: 'stdio', ...tsServer(PROBE), stderr: 'ignore' });
+    const tools = await source.tools();
+    const grand = JSON.parse(String((await run(h, pick(tools, 'spawn_grandchild'), { ignoreTerm: true })).output)) as { pid: number };
+    leftovers.push(grand.pid);
+    expect(isAlive(grand.pid)).toBe(true);
+    // The grandchild does not hold the pipes, so the crash is seen at once; its SIGTERM is ignored.
+    expect(await run(h, pick(tools, 'crash'), {})).toMatchObject({ isError: true, reason: 'unavailable' });
+    await source.close();
+    expect(isAlive(grand.pid)).toBe(false);
+  });
+
+  it('a group observed empty is never signalled again, not even by close()', async () => {
+    const kill = vi.spyOn(process, 'kill');
+    try {
+      const source = mcp({ transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] });
+      await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      await source.close();
+      await source.close();
+      // The leader was alone in its group and already reaped: one probe found nobody, and
+      // from then on that pgid may be a stranger's.
+      const group = kill.mock.calls.flatMap(([pid, signal], i) =>
+        typeof pid === 'number' && pid < 0 ? [{ signal, threw: kill.mock.results[i]?.type === 'throw' }] : [],
+      );
+      expect(group).toEqual([{ signal: 0, threw: true }]);
+    } finally {
+      kill.mockRestore();
+    }
+  });
+
   it('close() during the handshake fails tools() as source.closed and leaves no child', async () => {
     const marker = `--tag=${crypto.randomUUID()}`;
     const source = mcp({ transport: 'stdio', ...tsServer(PROBE, '--slow-start=1500', marker) });
@@ -145,7 +230,8 @@ describe('stdio', () => {
       });
     });
     expect(code).toBe(0);
-    const grand = JSON.parse(JSON.parse(out.trim()).content?.[0]?.text ?? out.trim()) as { pid: number };
+    // The script prints the tool's output, itself JSON text: `"{\"pid\":123}"`.
+    const grand = JSON.parse(JSON.parse(out.trim()) as string) as { pid: number };
     expect(await waitGone(grand.pid, 1_000)).toBe(true);
   }, 30_000);
 });

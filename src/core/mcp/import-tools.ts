@@ -6,11 +6,11 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
-import { schemaBytes } from '../schema/byte-size.js';
 import { assertToolName, quoteName } from '../tools/names.js';
 import type { JsonSchema, ToolContext, ToolDef } from '../tools/types.js';
 import type { CallTarget } from './call.js';
 import type { McpCommonConfig } from './config-types.js';
+import { assertSchemaBounds } from './schema-bounds.js';
 
 /** Runs one `tools/call`; supplied by the source that owns the connection. */
 export type CallTool = (target: CallTarget, input: unknown, ctx: ToolContext) => Promise<unknown>;
@@ -37,15 +37,8 @@ export function importTools(
       );
     }
     seen.add(name);
-    if (config.maxSchemaBytes !== undefined) {
-      const bytes = schemaBytes(wire.inputSchema, wire.outputSchema);
-      if (bytes > config.maxSchemaBytes) {
-        throw new ConfigError(
-          'schema.too_large',
-          `${sourceId}: tool ${quoteName(original)} has ${bytes} bytes of schema, past maxSchemaBytes = ${config.maxSchemaBytes}`,
-        );
-      }
-    }
+    // After the filter: a denied tool's schema costs nothing, however large or deep.
+    assertSchemaBounds(wire, sourceId, config.maxSchemaBytes);
     defs.push(toToolDef(wire, name, config, callTool));
   }
   return defs;

@@ -5,7 +5,10 @@
  *
  * Guards that need no configuration: a cursor this sweep has already queried can only lead
  * back to pages already consumed, so it is refused on the spot, the self-echo as
- * `discovery.cursor_echo` and any longer cycle as `discovery.cursor_cycle`.
+ * `discovery.cursor_echo` and any longer cycle as `discovery.cursor_cycle`. Only the current
+ * cursor is held in full; the ones before it are remembered by fixed-size keys (a SHA-256
+ * digest for a long one, see cursor-digest.ts), so the guard costs a bounded amount per page
+ * however large the cursors a server sends.
  * Bounds the host declares: maxTools (volume), maxPages (wire calls), listMs (one page) and
  * discoveryMs (the sweep as a unit; every page waits at most what is left of it, so a hung
  * last page fails at the deadline too).
@@ -13,6 +16,7 @@
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, SourceError } from '../errors.js';
 import { quoteName } from '../tools/names.js';
+import { cursorKey } from './cursor-digest.js';
 import { classifyWireError } from './wire-errors.js';
 
 /** Fetches one page; `timeoutMs` is the wire timeout for that request (undefined: the SDK's). */
@@ -29,6 +33,7 @@ export async function sweepTools(listPage: ListPage, sourceId: string, limits: S
   const { maxTools, maxPages, listMs, discoveryMs } = limits;
   const deadline = discoveryMs === undefined ? undefined : Date.now() + discoveryMs;
   const tools: Tool[] = [];
+  /** Keys of every cursor this sweep has queried with. */
   const visited = new Set<string>();
   let cursor: string | undefined;
   let pages = 0;
@@ -66,13 +71,14 @@ export async function sweepTools(listPage: ListPage, sourceId: string, limits: S
     if (next === cursor) {
       throw refuse('discovery.cursor_echo', `page ${pages} returned the cursor it was queried with (${quoteName(next)})`);
     }
-    if (visited.has(next)) {
+    const key = await cursorKey(next);
+    if (visited.has(key)) {
       throw refuse('discovery.cursor_cycle', `page ${pages} returned cursor ${quoteName(next)}, which this sweep already queried`);
     }
     if (maxPages !== undefined && pages >= maxPages) {
       throw refuse('discovery.max_pages', `still reports another page after ${pages} pages, the maxPages cap`);
     }
-    visited.add(next);
+    visited.add(key);
     cursor = next;
     // An in-process server answers through microtasks only; without a pause now and then,
     // a long sweep would starve every timer in the host (a caller's abort signal included).
