@@ -18,4 +18,5 @@ process.stdout.write(`lib:   ${libraryOrigin}\n`);
 await benchSweep(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 30 });
 await benchGuards(quick ? { warmup: 1, iterations: 2 } : { warmup: 1, iterations: 7 });
 await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 15, iterations: 25 });
+await (await import('./validation.bench.js')).benchValidation(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 10 });
 process.stdout.write(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -4,145 +4,151 @@
  * ConfigError naming the tool and the JSON pointer of the offending keyword, raised when the
  * tool is admitted, never at first call. What passes is compiled once, here.
  *
- * The subset: draft 2020-12 without $dynamicRef/$dynamicAnchor (nor their 2019-09
- * $recursiveRef/$recursiveAnchor); every $ref resolvable inside the schema itself (so no
- * remote $ref); every `pattern` and `patternProperties` key a valid `u`-flag RegExp; JSON
- * nesting at most MAX_SCHEMA_DEPTH; no pattern with nested repetition; and no cycle (or
- * fan-out past MAX_SCHEMA_FANOUT) of subschemas that apply to the same instance, which would
- * validate forever (or for minutes).
+ * The subset: draft 2020-12 (draft-07 and older when the root's $schema says so) without
+ * $dynamicRef/$dynamicAnchor (nor their 2019-09 $recursiveRef/$recursiveAnchor); every $ref
+ * resolvable inside the schema itself (so no remote $ref) to a subschema; every `pattern`
+ * and `patternProperties` key accepted by the linear-time pattern engine; JSON nesting at
+ * most MAX_SCHEMA_DEPTH; and no cycle (or fan-out past MAX_SCHEMA_FANOUT) of subschemas that
+ * apply to the same instance, which would validate forever (or for minutes).
+ *
+ * Every measurement runs on loops or after the depth check, so a schema nested 100,000 deep
+ * is refused, never a RangeError. The admitted object is never touched: everything after the
+ * checks works on a private copy, so what was checked is what validates.
  */
-import { dereference, type Schema } from '@cfworker/json-schema';
 import { ConfigError } from '../errors.js';
 import { findMultiplyingRecursion, findUnboundedValidation } from './cycles.js';
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT } from './limits.js';
-import { hasNestedRepetition } from './pattern-safety.js';
-import { compiledValidator, type CompiledSchema } from './validate.js';
-import { isSchemaObject, measure, subschemas, type SchemaObject } from './walk.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT, MAX_SCHEMA_VALUES } from './limits.js';
+import { compilePattern, type LinearPattern } from './pattern/index.js';
+import type { CompiledSchema } from './validate.js';
+import { compileSchema } from './validator/compile.js';
+import { dialectOf, resolveReferences, UnresolvableReference } from './validator/references.js';
+import { compiledValidator } from './validator/validator.js';
+import { isSchemaObject, measure, schemaPositions, type Position, type SchemaObject } from './walk.js';
 
 const DYNAMIC = ['$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor'];
 
+type Refuse = (pointer: string, why: string) => ConfigError;
+
 /** `where` names the schema for messages, e.g. `mcp:inprocess: tool "search" parameters`. */
 export function admitSchema(schema: unknown, where: string): CompiledSchema {
-  const refuse = (pointer: string, why: string) =>
-    new ConfigError('schema.unsupported', `${where} at ${pointer === '' ? '(root)' : pointer}: ${why}`);
-  if (typeof schema === 'boolean') return compiledValidator(schema, {});
-  if (!isSchemaObject(schema)) throw refuse('', 'a schema must be an object or a boolean');
-  if (measure(schema).depth > MAX_SCHEMA_DEPTH) {
-    throw refuse('', `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
-  }
-  // Most tool schemas reference nothing: no $ref, $id or anchor. Nothing in them can resolve
-  // wrongly, cycle or fan out, so they are checked in one walk and validated as they are.
-  if (!isJsonData(schema)) throw refuse('', 'a schema must be plain JSON (no functions, class instances or cycles)');
-  const simple = checkKeywords(schema, refuse);
-  // A private copy either way: the admitted schema may be shared (an in-process server's own
-  // objects), and what was checked must be what validates, whatever happens to it later.
-  if (simple.referenceFree) return compiledValidator(withoutUnsafeFormats(structuredClone(schema)), {}, { checksUniqueness: simple.checksUniqueness });
-
-  // The validator annotates the schema it resolves; the admitted one stays untouched.
-  const copy = withoutUnsafeFormats(structuredClone(schema) as SchemaObject);
-  const pointers = new Map<SchemaObject, string>();
-  for (const { node, pointer } of subschemas(copy)) pointers.set(node, pointer);
-  let lookup: Record<string, unknown>;
+  const refuse: Refuse = (pointer, why) => {
+    const at = pointer === '' ? '(root)' : pointer.length > 200 ? `${pointer.slice(0, 199)}…` : pointer;
+    return new ConfigError('schema.unsupported', `${where} at ${at}: ${why}`);
+  };
+  if (typeof schema !== 'boolean' && !isSchemaObject(schema)) throw refuse('', 'a schema must be an object or a boolean');
+  const shape = measure(schema, { depth: MAX_SCHEMA_DEPTH, nodes: MAX_SCHEMA_VALUES });
+  if (shape.depth > MAX_SCHEMA_DEPTH) throw refuse('', `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  if (shape.nodes > MAX_SCHEMA_VALUES) throw refuse('', `has more than ${MAX_SCHEMA_VALUES} values`);
+  // The private copy, checked to be plain JSON as it is made. Depth is bounded above, so its
+  // recursion is too; it also unshares objects a host reused, so every position is its own.
+  const copy = copyJson(schema);
+  if (copy === NOT_JSON) throw refuse('', 'a schema must be plain JSON (no functions, class instances or cycles)');
+  const positions = schemaPositions(copy);
+  const identifies = checkKeywords(positions, refuse);
+  const dialect = dialectOf(copy);
+  // Most tool schemas have no $ref, $id or anchor: nothing to resolve.
+  let targets = new Map<string, string>();
   try {
-    lookup = dereference(copy as Schema) as Record<string, unknown>;
+    if (identifies) targets = resolveReferences(positions, dialect);
   } catch (error) {
-    throw refuse('', `cannot be resolved: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof UnresolvableReference) throw refuse(error.pointer, error.why);
+    throw error;
   }
-  for (const [node, pointer] of pointers) {
-    const target = (node as { __absolute_ref__?: string }).__absolute_ref__;
-    if (target === undefined) continue;
-    const resolved = lookup[target];
-    const ref = JSON.stringify(String(node['$ref']).slice(0, 120));
-    if (resolved === undefined) {
-      const kind = String(node['$ref']).startsWith('#') ? 'does not resolve inside the schema' : 'is a remote reference';
-      throw refuse(`${pointer}/$ref`, `$ref ${ref} ${kind}`);
+  // Without a $ref the schema is a tree: nothing in it can cycle or fan out.
+  if (targets.size > 0) checkBounded(positions, targets, refuse);
+  const patterns = new Map<string, LinearPattern>();
+  const root = compileSchema({
+    positions,
+    targets,
+    dialect,
+    pattern: (source, pointer) => {
+      const known = patterns.get(source);
+      if (known !== undefined) return known;
+      let compiled: LinearPattern;
+      try {
+        compiled = compilePattern(source);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw refuse(pointer, `${JSON.stringify(source.slice(0, 120))} is not a supported u-flag regular expression: ${reason.slice(0, 200)}`);
+      }
+      patterns.set(source, compiled);
+      return compiled;
+    },
+  });
+  return compiledValidator(root);
+}
+
+/**
+ * Refuses, anywhere in the schema, the dynamic keywords and malformed $ref and patterns.
+ * Returns whether any subschema references or identifies one ($ref, $id, id, $anchor).
+ */
+function checkKeywords(positions: readonly Position[], refuse: Refuse): boolean {
+  let identifies = false;
+  for (const { value: node, pointer } of positions) {
+    if (!isSchemaObject(node)) continue;
+    if ('$ref' in node || '$id' in node || 'id' in node || '$anchor' in node) identifies = true;
+    for (const keyword of DYNAMIC) {
+      if (keyword in node) throw refuse(`${pointer}/${keyword}`, `${keyword} is outside the supported subset`);
     }
-    // Only subschemas the walk above checked may be referenced: a target under an unknown
-    // keyword ("x-evil": { "pattern": … }) would smuggle in what the checks refuse.
-    if (typeof resolved === 'object' && !pointers.has(resolved as SchemaObject)) {
-      throw refuse(`${pointer}/$ref`, `$ref ${ref} points outside the schema's subschemas`);
-    }
+    if ('$ref' in node && typeof node['$ref'] !== 'string') throw refuse(`${pointer}/$ref`, '$ref must be a string');
+    if ('pattern' in node && typeof node['pattern'] !== 'string') throw refuse(`${pointer}/pattern`, 'a pattern must be a string');
   }
-  const problem = findUnboundedValidation(pointers, lookup, MAX_SCHEMA_FANOUT);
+  return identifies;
+}
+
+/** The cycle, fan-out and multiplying-recursion refusals over the resolved $ref graph. */
+function checkBounded(positions: readonly Position[], targets: ReadonlyMap<string, string>, refuse: Refuse): void {
+  const pointers = new Map<SchemaObject, string>();
+  const byPointer = new Map<string, unknown>();
+  for (const { value, pointer } of positions) {
+    byPointer.set(pointer, value);
+    if (isSchemaObject(value)) pointers.set(value, pointer);
+  }
+  const refTarget = (node: SchemaObject): SchemaObject | undefined => {
+    const pointer = pointers.get(node);
+    const target = pointer === undefined ? undefined : byPointer.get(targets.get(pointer) ?? '\0');
+    return isSchemaObject(target) ? target : undefined;
+  };
+  const problem = findUnboundedValidation(pointers, refTarget, MAX_SCHEMA_FANOUT);
   if (problem?.kind === 'cycle') {
     throw refuse(problem.pointer, 'subschemas reference each other without descending into the data (a cycle that never ends)');
   }
   if (problem?.kind === 'fanout') {
     throw refuse(problem.pointer, `one value would be validated ${problem.fanout ?? 'too many'}+ times through $ref/allOf/anyOf (limit ${MAX_SCHEMA_FANOUT})`);
   }
-  const multiplying = findMultiplyingRecursion(pointers, lookup);
+  const multiplying = findMultiplyingRecursion(pointers, refTarget);
   if (multiplying !== undefined) {
     throw refuse(multiplying.pointer, 'a recursive schema validates one value against several subschemas here, which doubles the work at every level');
   }
-  return compiledValidator(copy, lookup, { checksUniqueness: simple.checksUniqueness });
 }
+
+const NOT_JSON: unique symbol = Symbol('not JSON');
 
 /**
- * `format: "url"` (not a standard format; "uri" is) is checked by the validator with a
- * regular expression that backtracks exponentially on a 40-character string. In 2020-12 a
- * format is an annotation unless a vocabulary asserts it, so the private copy drops it.
+ * A deep copy of plain JSON, or NOT_JSON: only what JSON can carry, since the schema is
+ * hashed and sent to models too. Properties are defined, not assigned, so a `__proto__` key
+ * stays data. Recursive, but only ever called on a value whose depth was bounded first.
  */
-function withoutUnsafeFormats<T>(schema: T): T {
-  for (const { node } of subschemas(schema)) if (node['format'] === 'url') delete node['format'];
-  return schema;
-}
-
-/**
- * One walk over every subschema: refuses what is outside the subset anywhere, and reports
- * whether the schema references anything (so needs resolving) and uses uniqueItems.
- */
-function checkKeywords(
-  schema: SchemaObject,
-  refuse: (pointer: string, why: string) => ConfigError,
-): { referenceFree: boolean; checksUniqueness: boolean } {
-  let referenceFree = true;
-  let checksUniqueness = false;
-  for (const { node, pointer } of subschemas(schema)) {
-    for (const keyword of DYNAMIC) {
-      if (keyword in node) throw refuse(`${pointer}/${keyword}`, `${keyword} is outside the supported subset`);
+function copyJson(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : NOT_JSON;
+  if (typeof value !== 'object') return NOT_JSON;
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      const copied = copyJson(item);
+      if (copied === NOT_JSON) return NOT_JSON;
+      items.push(copied);
     }
-    if ('$ref' in node) {
-      if (typeof node['$ref'] !== 'string') throw refuse(`${pointer}/$ref`, '$ref must be a string');
-      referenceFree = false;
-    }
-    if ('$id' in node || 'id' in node || '$anchor' in node) referenceFree = false;
-    if (node['uniqueItems'] === true) checksUniqueness = true;
-    if ('pattern' in node) checkPattern(node['pattern'], `${pointer}/pattern`, refuse);
-    if (isSchemaObject(node['patternProperties'])) {
-      for (const key of Object.keys(node['patternProperties'])) checkPattern(key, `${pointer}/patternProperties`, refuse);
-    }
+    return items;
   }
-  return { referenceFree, checksUniqueness };
-}
-
-function checkPattern(pattern: unknown, pointer: string, refuse: (p: string, why: string) => ConfigError): void {
-  if (typeof pattern !== 'string') throw refuse(pointer, 'a pattern must be a string');
-  const shown = JSON.stringify(pattern.slice(0, 120));
-  try {
-    new RegExp(pattern, 'u');
-  } catch {
-    throw refuse(pointer, `${shown} is not a valid u-flag regular expression`);
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return NOT_JSON;
+  const entries: [string, unknown][] = [];
+  for (const [key, item] of Object.entries(value)) {
+    const copied = copyJson(item);
+    if (copied === NOT_JSON) return NOT_JSON;
+    entries.push([key, copied]);
   }
-  // A test is synchronous: exponential backtracking would freeze the host past every timer.
-  if (hasNestedRepetition(pattern)) {
-    throw refuse(pointer, `${shown} repeats a group of repeatable elements (catastrophic backtracking)`);
-  }
-}
-
-/** Only what JSON can carry: the schema is cloned, hashed and sent to models. */
-function isJsonData(root: unknown): boolean {
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return false;
-      continue;
-    }
-    if (typeof value !== 'object') return false;
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
-    for (const child of Object.values(value)) pending.push(child);
-  }
-  return true;
+  return Object.fromEntries(entries);
 }

@@ -10,17 +10,19 @@ import { SAME_INSTANCE, childSchemas, isSchemaObject, multipliesDescent, type Sc
 
 export type GraphProblem = { readonly kind: 'cycle' | 'fanout' | 'multiplying'; readonly pointer: string; readonly fanout?: number };
 
+/** The object subschema a schema's `$ref` resolves to (undefined: no $ref, or a boolean). */
+export type RefTarget = (node: SchemaObject) => SchemaObject | undefined;
+
 /** The first problem found, or undefined. `maxFanout` caps evaluations of one value. */
 export function findUnboundedValidation(
   pointers: ReadonlyMap<SchemaObject, string>,
-  lookup: Record<string, unknown>,
+  refTarget: RefTarget,
   maxFanout: number,
 ): GraphProblem | undefined {
   const edges = (node: SchemaObject): SchemaObject[] => {
     const next: SchemaObject[] = [];
-    const ref = (node as { __absolute_ref__?: string }).__absolute_ref__;
-    const target = ref === undefined ? undefined : lookup[ref];
-    if (isSchemaObject(target)) next.push(target);
+    const target = refTarget(node);
+    if (target !== undefined) next.push(target);
     for (const keyword of SAME_INSTANCE) {
       const value = node[keyword];
       const mapLike = (keyword === 'dependentSchemas' || keyword === 'dependencies') && isSchemaObject(value);
@@ -66,16 +68,12 @@ export function findUnboundedValidation(
  * value 30 levels deep costs 2^30. Conservatively: a recursive schema (a cycle through $ref)
  * may not contain a node that multiplies its descent.
  */
-export function findMultiplyingRecursion(
-  pointers: ReadonlyMap<SchemaObject, string>,
-  lookup: Record<string, unknown>,
-): GraphProblem | undefined {
+export function findMultiplyingRecursion(pointers: ReadonlyMap<SchemaObject, string>, refTarget: RefTarget): GraphProblem | undefined {
   const multiplier = [...pointers.keys()].find(multipliesDescent);
   if (multiplier === undefined) return undefined;
   const edges = (node: SchemaObject): SchemaObject[] => {
-    const ref = (node as { __absolute_ref__?: string }).__absolute_ref__;
-    const target = ref === undefined ? undefined : lookup[ref];
-    return isSchemaObject(target) ? [...childSchemas(node), target] : childSchemas(node);
+    const target = refTarget(node);
+    return target === undefined ? childSchemas(node) : [...childSchemas(node), target];
   };
   const done = new Set<SchemaObject>();
   const grey = new Set<SchemaObject>();

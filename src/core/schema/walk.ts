@@ -19,11 +19,6 @@ export const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 't
 
 export type SchemaObject = Record<string, unknown>;
 
-export interface Subschema {
-  readonly node: SchemaObject;
-  readonly pointer: string;
-}
-
 export function isSchemaObject(value: unknown): value is SchemaObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -60,49 +55,65 @@ export function multipliesDescent(node: SchemaObject): boolean {
   return perItem && node['contains'] !== undefined;
 }
 
-/** Every object subschema, root first; boolean subschemas have nothing to check. */
-export function* subschemas(root: unknown): Generator<Subschema> {
-  if (!isSchemaObject(root)) return;
-  const pending: Subschema[] = [{ node: root, pointer: '' }];
-  while (pending.length > 0) {
-    const current = pending.pop() as Subschema;
-    yield current;
-    for (const key in current.node) {
-      // Most keys (type, description, required…) hold data: no pointer is built for them.
-      const isSingle = SINGLE.has(key) || key === 'items';
-      if (!isSingle && !ARRAY.has(key) && !MAP.has(key)) continue;
-      const value = current.node[key];
-      const at = `${current.pointer}/${escapePointer(key)}`;
-      const push = (child: unknown, pointer: string) => {
-        if (isSchemaObject(child)) pending.push({ node: child, pointer });
-      };
-      if (Array.isArray(value)) {
-        if (key === 'items' || ARRAY.has(key)) value.forEach((child, i) => push(child, `${at}/${i}`));
-      } else if (isSingle) push(value, at);
-      else if (MAP.has(key) && isSchemaObject(value)) {
-        for (const name in value) push(value[name], `${at}/${escapePointer(name)}`);
-      }
-    }
-  }
+/**
+ * One place a subschema can stand: the root, or under a keyword that holds subschemas. The
+ * value may be an object, a boolean, or something that is neither (a malformed schema,
+ * which validates everything, as the oracle treats it).
+ */
+export interface Position {
+  readonly value: unknown;
+  readonly pointer: string;
+  readonly parent: Position | undefined;
 }
 
 /**
- * Depth, value count and longest array of a JSON value, in one iterative pass that stops
- * counting once any of them is past what validation accepts anyway.
+ * Every subschema position, each parent before its children. `dependencies` entries that
+ * are arrays are property lists (draft-07), not subschemas. Only keywords known to hold
+ * subschemas are followed: what sits under `enum`, `default` or an unknown keyword is data.
  */
-export function measure(value: unknown): { depth: number; nodes: number; longestArray: number } {
+export function schemaPositions(root: unknown): Position[] {
+  const positions: Position[] = [];
+  const pending: Position[] = [{ value: root, pointer: '', parent: undefined }];
+  while (pending.length > 0) {
+    const current = pending.pop() as Position;
+    positions.push(current);
+    const node = current.value;
+    if (!isSchemaObject(node)) continue;
+    for (const key of Object.keys(node)) {
+      // Most keys (type, description, required…) hold data: no pointer is built for them.
+      const isSingle = SINGLE.has(key) || key === 'items';
+      if (!isSingle && !ARRAY.has(key) && !MAP.has(key)) continue;
+      const value = node[key];
+      const at = `${current.pointer}/${escapePointer(key)}`;
+      if (Array.isArray(value)) {
+        if (key === 'items' || ARRAY.has(key)) value.forEach((child, i) => pending.push({ value: child, pointer: `${at}/${i}`, parent: current }));
+      } else if (isSingle) pending.push({ value, pointer: at, parent: current });
+      else if (isSchemaObject(value)) {
+        for (const name of Object.keys(value)) {
+          const child = value[name];
+          if (key === 'dependencies' && Array.isArray(child)) continue;
+          pending.push({ value: child, pointer: `${at}/${escapePointer(name)}`, parent: current });
+        }
+      }
+    }
+  }
+  return positions;
+}
+
+/**
+ * Depth and value count of a JSON value (a schema), in one iterative pass that stops once
+ * either is past `stopAt`: a schema nested 100,000 deep, or a cycle, costs a bounded loop.
+ */
+export function measure(value: unknown, stopAt: { readonly depth: number; readonly nodes: number }): { depth: number; nodes: number } {
   let depth = 0;
   let nodes = 0;
-  let longestArray = 0;
   const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0 && nodes <= 1_000_000 && depth <= 10_000) {
+  while (pending.length > 0 && nodes <= stopAt.nodes && depth <= stopAt.depth) {
     const [node, level] = pending.pop() as [unknown, number];
     nodes += 1;
     if (typeof node !== 'object' || node === null) continue;
     if (level > depth) depth = level;
-    const children = Array.isArray(node) ? node : Object.values(node);
-    if (Array.isArray(node) && node.length > longestArray) longestArray = node.length;
-    for (const child of children) pending.push([child, level + 1]);
+    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push([child, level + 1]);
   }
-  return { depth, nodes, longestArray };
+  return { depth, nodes };
 }
