@@ -94,6 +94,18 @@ export function patternSuite(h: SuiteHarness): void {
       h.expect(check('^[a-z]{3,3000}!', `${'a'.repeat(3_000)}!`, true)).toBeLessThanOrEqual(4 * 3_002);
     });
 
+    h.it('charges a class answered natively (past its cache) more than a step', () => {
+      // 2,000 distinct letters: the bounded cache of \p{L} misses on every one of them.
+      const text = Array.from({ length: 2_000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
+      const meter = new WorkMeter(Number.MAX_SAFE_INTEGER);
+      h.expect(compilePattern('^\\p{L}*$').test(text, meter)).toBe(true);
+      // The same steps over ASCII, where the cache answers after the first character.
+      const ascii = new WorkMeter(Number.MAX_SAFE_INTEGER);
+      compilePattern('^\\p{L}*$').test('a'.repeat(2_000), ascii);
+      h.expect(meter.spent - ascii.spent).toBeGreaterThanOrEqual(4 * 1_999);
+      h.expect(meter.spent).toBeLessThanOrEqual(bound('^\\p{L}*$', text) * 5);
+    });
+
     h.it('compiles ( ā? ×5000 )* at once and matches with it', () => {
       const source = `(${'ā?'.repeat(5_000)})*`;
       check(source, 'ā'.repeat(20), true);

@@ -14,12 +14,14 @@ import { hostileWireSuite } from './hostile-wire.suite.js';
 import { httpSuite } from './http.suite.js';
 import { importSuite } from './import.suite.js';
 import { lifecycleSuite } from './lifecycle.suite.js';
+import { patternSuite } from './pattern.suite.js';
 import { permissionConfigSuite } from './permission-config.suite.js';
 import { permissionsSuite } from './permissions.suite.js';
 import { schemaSuite } from './schema.suite.js';
 import { secretsSuite } from './secrets.suite.js';
 import { sweepSuite } from './sweep.suite.js';
 import { toolsetSuite } from './toolset.suite.js';
+import { validationBudgetSuite } from './validation-budget.suite.js';
 
 export function coreSuite(h: SuiteHarness): void {
   configSuite(h);
@@ -30,6 +32,8 @@ export function coreSuite(h: SuiteHarness): void {
   boundsSuite(h);
   byteSizeSuite(h);
   schemaSuite(h);
+  patternSuite(h);
+  validationBudgetSuite(h);
   permissionsSuite(h);
   chainSuite(h);
   permissionConfigSuite(h);

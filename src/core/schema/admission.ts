@@ -69,7 +69,8 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
         compiled = compilePattern(source);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw refuse(pointer, `${JSON.stringify(source.slice(0, 120))} is not a supported u-flag regular expression: ${reason.slice(0, 200)}`);
+        // The engine's reasons read as predicates: "uses a backreference (\\1), which is not supported".
+        throw refuse(pointer, `pattern ${JSON.stringify(source.slice(0, 120))} ${reason.slice(0, 200)}`);
       }
       patterns.set(source, compiled);
       return compiled;

@@ -11,7 +11,7 @@
  * (also after a test abandoned by WORK_EXCEEDED).
  */
 import type { WorkMeter } from '../budget.js';
-import { isBoundary, isLineTerminator, type CharClass } from './char-sets.js';
+import { NATIVE_CHECK_UNITS, isBoundary, isLineTerminator, nativeChecks, type CharClass } from './char-sets.js';
 import {
   ANY,
   BEGIN,
@@ -64,12 +64,13 @@ export class PatternMatcher {
 
   test(text: string, meter: WorkMeter): boolean {
     const { ops, args, classes, anchored, entered, pending } = this;
+    nativeChecks.count = 0;
     this.nextPosition();
     entered[0] = this.generation;
     pending[0] = 0;
     if (this.follow(1, 0, text)) return this.found(meter);
     for (let at = 0; ; ) {
-      meter.spend(this.cost);
+      this.charge(meter);
       const count = this.nextPosition();
       if (at >= text.length || (count === 0 && anchored)) return false;
       let codePoint = text.charCodeAt(at);
@@ -113,8 +114,15 @@ export class PatternMatcher {
   }
 
   private found(meter: WorkMeter): true {
-    meter.spend(this.cost);
+    this.charge(meter);
     return true;
+  }
+
+  /** The steps of the current position, and any native class checks they made. */
+  private charge(meter: WorkMeter): void {
+    const native = nativeChecks.count;
+    nativeChecks.count = 0;
+    meter.spend(native === 0 ? this.cost : this.cost + NATIVE_CHECK_UNITS * native);
   }
 
   /** Makes the threads gathered so far current, starts an empty next set; returns the count. */
