@@ -8,13 +8,21 @@
  *
  * Strings stay short so that native backtracking, the reference here, stays fast.
  */
+import process from 'node:process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WorkMeter } from '../../src/core/schema/budget.js';
 import { PatternUnsupportedError, compilePattern } from '../../src/core/schema/pattern/index.js';
-import { NATIVE_CHECK_UNITS } from '../../src/core/schema/pattern/char-sets.js';
+import { CLASS_CHECK_UNITS } from '../../src/core/schema/pattern/simulate.js';
 import { assemble } from '../../src/core/schema/pattern/program.js';
 import { parse } from '../../src/core/schema/pattern/syntax.js';
+
+/**
+ * Fixed, so every CI run checks the same cases: native RegExp is the oracle here, and some
+ * random patterns make a backtracking engine run for minutes (that is why this project has
+ * its own). FC_SEED=<n> explores other cases locally.
+ */
+const SEED = Number(process.env['FC_SEED'] ?? 20261130);
 
 const TEXT_UNITS = ['a', 'b', 'c', 'ā', 'ы', '😀', '\uD83D', '\uDE00', '0', '7', ' ', '\n', '\u2028', '_', '-', 'x'];
 
@@ -256,8 +264,8 @@ function expectSameAsNative(source: string, texts: readonly string[]): void {
     const meter = new WorkMeter(Number.MAX_SAFE_INTEGER);
     const answer = pattern.test(text, meter);
     expect(answer, `${source} on ${JSON.stringify(text)}`).toBe(nativeSearch(source, text));
-    // A step costs 1; a class answered natively (not from its cache) NATIVE_CHECK_UNITS more.
-    expect(meter.spent).toBeLessThanOrEqual(states * (codePointCount(text) + 1) * (1 + NATIVE_CHECK_UNITS));
+    // A step costs 1; a class check CLASS_CHECK_UNITS more.
+    expect(meter.spent).toBeLessThanOrEqual(states * (codePointCount(text) + 1) * (1 + CLASS_CHECK_UNITS));
     if (answer !== native.test(text)) expectEmptyMatchInsidePair(native.exec(text), text);
   }
 }
@@ -297,7 +305,7 @@ describe('pattern matcher, differential against native RegExp', () => {
         }
         expectSameAsNative(source, texts);
       }),
-      { numRuns: 4_000 },
+      { numRuns: 4_000, seed: SEED },
     );
   }, 120_000);
 
@@ -317,7 +325,7 @@ describe('pattern matcher, differential against native RegExp', () => {
         }
         expectSameAsNative(source, texts);
       }),
-      { numRuns: 2_000 },
+      { numRuns: 2_000, seed: SEED },
     );
   }, 120_000);
 
@@ -354,7 +362,7 @@ describe('pattern matcher, differential against native RegExp', () => {
         }
         expectSameAsNative(source, [chars.join('')]);
       }),
-      { numRuns: 3_000 },
+      { numRuns: 3_000, seed: SEED },
     );
   }, 120_000);
 

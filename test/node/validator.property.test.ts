@@ -20,11 +20,19 @@
  *   schema applies; cfworker lets Infinity pass `type: number`.
  */
 import { validate as oracle, dereference, type Schema } from '@cfworker/json-schema';
+import process from 'node:process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { admitSchema } from '../../src/core/schema/admission.js';
 import { workLimitFor } from '../../src/core/schema/budget.js';
 import { instanceSize } from '../fixtures/hostile-schemas.js';
+
+/**
+ * Fixed, so every CI run checks the same cases: native RegExp is the oracle here, and some
+ * random patterns make a backtracking engine run for minutes (that is why this project has
+ * its own). FC_SEED=<n> explores other cases locally.
+ */
+const SEED = Number(process.env['FC_SEED'] ?? 20261130);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type SchemaObject = Record<string, unknown>;
@@ -124,7 +132,7 @@ describe('the validator against @cfworker/json-schema', () => {
           expect({ value, valid: outcome.valid }).toEqual({ value, valid: oracleVerdict(schema, value) });
         }
       }),
-      { numRuns: 1_500 },
+      { numRuns: 1_500, seed: SEED },
     );
   }, 60_000);
 
@@ -138,7 +146,7 @@ describe('the validator against @cfworker/json-schema', () => {
         // The explaining pass finds what the verdict found: a real issue, never the fallback.
         if (!first.valid) expect(first.issues.map((issue) => issue.keyword)).not.toContain('schema');
       }),
-      { numRuns: 1_500 },
+      { numRuns: 1_500, seed: SEED },
     );
   }, 60_000);
 });

@@ -10,17 +10,6 @@
 /** Entries remembered for characters past ASCII before the cache starts over. */
 const WIDE_CACHE_SIZE = 256;
 
-/**
- * Native checks made since the matcher last charged for them. A cached answer costs what any
- * step costs, a native check about five times that (text of many distinct non-ASCII
- * characters misses the bounded cache on every step), so the matcher charges these extra.
- * One counter for all classes is enough: a test runs synchronously from start to end.
- */
-export const nativeChecks = { count: 0 };
-
-/** Work units one native check is charged on top of its step. */
-export const NATIVE_CHECK_UNITS = 4;
-
 const UNKNOWN = 0;
 const INSIDE = 1;
 const OUTSIDE = 2;
@@ -54,7 +43,6 @@ export class CharClass {
   }
 
   private ask(text: string, at: number): boolean {
-    nativeChecks.count += 1;
     this.probe.lastIndex = at;
     return this.probe.test(text);
   }
