@@ -173,21 +173,31 @@ export function boundsSuite(h: SuiteHarness): void {
         return h.lib.mcp({ transport: 'streamable-http', url: 'https://hostile.test/mcp', http: { fetch }, ...options });
       };
 
-      for (const [label, options] of [['without a byte cap', {}], ['with maxSchemaBytes', { maxSchemaBytes: 16_384 }]] as const) {
-        h.it(`a schema nested 100,000 deep is schema.unsupported from tools() and resolveToolset, ${label}`, async () => {
-          const source = deepSource(options);
-          try {
-            const message = await expectConfigError(h, () => source.tools(), 'schema.unsupported');
-            h.expect(message).toContain(source.id);
-            h.expect(message).toContain('"deep"');
-            h.expect(message).toContain('deeper than 100 levels');
-            // Not the connection's fault: the toolset refuses with the same typed code.
-            await expectConfigError(h, () => h.lib.resolveToolset([source]), 'schema.unsupported');
-          } finally {
-            await source.close();
-          }
-        });
-      }
+      h.it('a schema nested 100,000 deep is schema.unsupported from tools() and resolveToolset, with maxSchemaBytes', async () => {
+        const source = deepSource({ maxSchemaBytes: 16_384 });
+        try {
+          const message = await expectConfigError(h, () => source.tools(), 'schema.unsupported');
+          h.expect(message).toContain(source.id);
+          h.expect(message).toContain('"deep"');
+          h.expect(message).toContain('deeper than 100 levels');
+          // Not the connection's fault: the toolset refuses with the same typed code.
+          await expectConfigError(h, () => h.lib.resolveToolset([source]), 'schema.unsupported');
+        } finally {
+          await source.close();
+        }
+      });
+
+      h.it('a schema nested 100,000 deep is listed by tools() and refused by resolveToolset, without a byte cap', async () => {
+        const source = deepSource({});
+        try {
+          h.expect((await source.tools()).map((t) => t.name).sort()).toEqual(['deep', 'fine']);
+          const message = await expectConfigError(h, () => h.lib.resolveToolset([source]), 'schema.unsupported');
+          h.expect(message).toContain('"deep"');
+          h.expect(message).toContain('deeper than 100 levels');
+        } finally {
+          await source.close();
+        }
+      });
 
       h.it('a deep schema on a denied tool costs nothing', async () => {
         const source = deepSource({ deny: ['deep'], maxSchemaBytes: 16_384 });

@@ -1,7 +1,7 @@
 /**
- * What a server's tool schemas may cost before they are imported: their nesting, always, and
- * their size when the host declared maxSchemaBytes. Both are refused as `schema.*` from
- * tools() itself, naming the tool. The nesting check comes first and never recurses, so
+ * What a server's tool schemas may cost before they are imported, when the host declared
+ * maxSchemaBytes: their nesting, then their size, refused as `schema.*` from tools() itself,
+ * naming the tool. The nesting check comes first and never recurses, so
  * nothing measured after it (here or at admission) meets a value deeper than the validator's
  * limit, and a schema nested 100,000 deep is a typed refusal rather than a stack overflow.
  */
@@ -13,6 +13,9 @@ import { quoteName } from '../tools/names.js';
 import { MAX_MESSAGE_BYTES } from './body-limit.js';
 
 export function assertSchemaBounds(wire: Tool, sourceId: string, maxSchemaBytes: number | undefined): void {
+  // Without a byte cap nothing is measured here: admission (at resolveToolset) checks the
+  // nesting first anyway, and a walk of every schema on every sweep costs 1.5 µs a tool.
+  if (maxSchemaBytes === undefined) return;
   for (const key of ['inputSchema', 'outputSchema'] as const) {
     if (nestsDeeperThan(wire[key], MAX_SCHEMA_DEPTH)) {
       throw new ConfigError(
@@ -21,7 +24,6 @@ export function assertSchemaBounds(wire: Tool, sourceId: string, maxSchemaBytes:
       );
     }
   }
-  if (maxSchemaBytes === undefined) return;
   // Exact for anything one wire message can carry; only an in-process server's graph of
   // shared subobjects can serialize to more, and counting that stops here.
   const ceiling = Math.max(maxSchemaBytes, MAX_MESSAGE_BYTES);

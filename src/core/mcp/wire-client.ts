@@ -20,8 +20,6 @@ import {
   InitializeResultSchema,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
   type ClientNotification,
   type ClientRequest,
   type ClientResult,
@@ -64,8 +62,10 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
 
   override async connect(transport: Transport): Promise<void> {
     const send = transport.send.bind(transport);
+    // Plain property checks, not the SDK's is* guards: those run a zod parse per message,
+    // which builds an error object for every message that is not of their kind.
     transport.send = (message, options) => {
-      if (this.sending !== undefined && isJSONRPCRequest(message)) {
+      if (this.sending !== undefined && 'method' in message && 'id' in message) {
         this.sending.id = message.id;
         this.outgoing.set(message.id, this.sending);
         this.sending = undefined;
@@ -75,9 +75,10 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
     // Protocol.connect calls the handler found here before its own, so the note is taken
     // before the SDK settles the request.
     transport.onmessage = (message) => {
-      if (!isJSONRPCErrorResponse(message) || message.id === undefined) return;
+      if (!('error' in message) || !('id' in message) || message.id === undefined || message.id === null) return;
       const entry = this.outgoing.get(message.id);
-      if (entry !== undefined) entry.error = { code: message.error.code, message: String(message.error.message) };
+      const error = message.error as { code?: unknown; message?: unknown } | null;
+      if (entry !== undefined && typeof error?.code === 'number') entry.error = { code: error.code, message: String(error.message) };
     };
     await super.connect(transport);
   }
