@@ -6,7 +6,7 @@
  */
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
 import { createMcpEndpoint } from '../fixtures/http-server.js';
-import { intercept, never, serverErrorServer } from '../fixtures/hostile-wire.js';
+import { intercept, json, never, serverErrorServer } from '../fixtures/hostile-wire.js';
 import { flavours } from './flavours.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, pick, run } from './helpers.js';
@@ -55,6 +55,19 @@ export function hostileWireSuite(h: SuiteHarness): void {
       h.expect(failed[0]?.output).toContain('connection reset');
       h.expect(fetch.initializes).toBe(1);
       h.expect(await run(h, add, { title: 'after', body: '' })).toMatchObject({ isError: false });
+      h.expect(fetch.initializes).toBe(1);
+    });
+
+    h.it('a JSON-RPC error answered with the id as a string is still the server talking', async () => {
+      const endpoint = createMcpEndpoint(createWorkbenchServer);
+      const fetch = intercept(endpoint.fetch, (exchange) =>
+        exchange.method === 'tools/call'
+          ? json({ jsonrpc: '2.0', id: String(exchange.id), error: { code: -32000, message: 'string id' } })
+          : undefined,
+      );
+      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch } });
+      const list = pick(await source.tools(), 'list_notes');
+      for (let i = 0; i < 2; i += 1) h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'server_error' });
       h.expect(fetch.initializes).toBe(1);
     });
 

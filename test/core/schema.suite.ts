@@ -116,6 +116,19 @@ export function schemaSuite(h: SuiteHarness): void {
       await refusesAt(obj({}, { patternProperties: { '^(?!x)': {} } }), '/patternProperties', 'uses lookahead');
     });
 
+    h.it('refuses a schema whose distinct patterns add up past the schema-wide cap (memory kept per pattern)', async () => {
+      const properties: Record<string, unknown> = {};
+      for (let i = 0; i < 20; i += 1) properties[`p${i}`] = { type: 'string', pattern: `^[a-z]{9000}${String.fromCharCode(65 + i)}` };
+      await refusesAt(obj(properties as Record<string, JsonSchema>), '/pattern', 'add up to more than 50000 instructions');
+    });
+
+    h.it('a value that cannot be read as JSON (a throwing getter) is invalid_output, not an exception', async () => {
+      const output = Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('boom'); } });
+      const native = tool({ name: 'g', description: '', parameters: { type: 'object' }, outputSchema: { type: 'object' }, execute: () => output });
+      const result = await resultOf(native, 'g', {});
+      h.expect(result).toMatchObject({ isError: true, reason: 'invalid_output' });
+    });
+
     h.it('refuses $ref fan-out that would validate one value exponentially often', async () => {
       const defs: Record<string, unknown> = { d20: { type: 'string' } };
       for (let i = 0; i < 20; i += 1) defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };

@@ -22,6 +22,8 @@ const ECHOES: Record<string, (auth: string) => string> = {
   'upper case': (auth) => `AUTH: ${auth.toUpperCase()}`,
   'URL encoded': (auth) => `/callback?auth=${encodeURIComponent(auth)}`,
   base64: (auth) => `b64:${btoa(auth)}`,
+  'base64 inside a longer text, offset 1': (auth) => `b64:${btoa(`x${auth};`)}`,
+  'base64 inside a longer text, offset 2': (auth) => `b64:${btoa(`xy${auth};`)}`,
   'JSON escaped inside JSON': (auth) => JSON.stringify({ echoed: { header: auth } }),
 };
 
@@ -74,7 +76,9 @@ export function secretsSuite(h: SuiteHarness): void {
   const expectClean = (text: string) => {
     const lower = text.toLowerCase();
     for (let i = 0; i + 16 <= TOKEN.length; i += 1) h.expect(lower).not.toContain(TOKEN.slice(i, i + 16));
-    h.expect(lower).not.toContain(btoa(AUTH).toLowerCase().slice(0, 16));
+    for (const encoded of [btoa(AUTH), btoa(`x${AUTH};`).slice(4), btoa(`xy${AUTH};`).slice(4)]) {
+      h.expect(lower).not.toContain(encoded.toLowerCase().slice(8, 24));
+    }
     h.expect(text).toContain('[redacted]');
   };
 
@@ -107,6 +111,42 @@ export function secretsSuite(h: SuiteHarness): void {
       const result = await run(h, pick(await source.tools(), 'list_notes'), {});
       h.expect(result).toMatchObject({ isError: true, reason: 'unavailable' });
       expectClean(String(result.output));
+    });
+
+    h.it('a token sent beside a value that changes per request is never forgotten', async () => {
+      let n = 0;
+      // Twenty values that change on every request: more than the history keeps.
+      const headers = () => {
+        n += 1;
+        const trace = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-trace-${i}`, `trace-${n}-${i}-0123456789`]));
+        return { authorization: AUTH, ...trace };
+      };
+      const endpoint = createMcpEndpoint(createWorkbenchServer);
+      const fetch = intercept(endpoint.fetch, (e) => (e.method === 'tools/call' && n > 40 ? new Response(`echo ${e.authorization}`, { status: 500 }) : undefined));
+      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch, headers } });
+      const list = pick(await source.tools(), 'list_notes');
+      while (n <= 40) await run(h, list, {});
+      expectClean(String((await run(h, list, {})).output));
+    });
+
+    h.it('a short cookie value is scrubbed when echoed alone', async () => {
+      const endpoint = createMcpEndpoint(createWorkbenchServer);
+      const fetch = intercept(endpoint.fetch, (e) => (e.method === 'tools/call' ? new Response('session a1b2c3d4e5f6 expired', { status: 500 }) : undefined));
+      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch, headers: { cookie: 'sid=a1b2c3d4e5f6' } } });
+      const output = String((await run(h, pick(await source.tools(), 'list_notes'), {})).output);
+      h.expect(output).not.toContain('a1b2c3d4e5f6');
+      h.expect(output).toContain('[redacted]');
+    });
+
+    h.it('a token straddling the point where server text is cut leaves no prefix behind', async () => {
+      // The SDK's message is 50 characters of prefix and then the body, cut at 500: so the
+      // cut falls 12 characters into the header value.
+      await using source = sourceFor((e) => (e.method === 'tools/list' ? new Response(`${'x'.repeat(438)}${AUTH}`, { status: 500 }) : undefined), () => '');
+      const error = (await caught(() => source.tools())) as Error & { cause?: Error };
+      const text = `${error.message} ${error.cause?.message ?? ''}`;
+      h.expect(text).toContain('characters in all');
+      h.expect(text).not.toContain('Bearer sk');
+      h.expect(text).not.toContain(TOKEN.slice(0, 4));
     });
 
     h.it('a rotated token is scrubbed, and so is the one before it', async () => {

@@ -32,8 +32,9 @@ export function createHeaderFetch(
   if (headers === undefined) return send;
   return async (input, init) => {
     const merged = new Headers(init?.headers);
-    for (const [name, value] of await resolveHeaders(headers)) {
-      redactor.remember(value);
+    const pairs = await resolveHeaders(headers);
+    redactor.remember(pairs);
+    for (const [name, value] of pairs) {
       try {
         merged.set(name, value);
       } catch {

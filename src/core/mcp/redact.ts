@@ -18,8 +18,12 @@ export const REDACTED = '[redacted]';
 const MIN_SECRET = 6;
 /** Any run of this many characters of a secret counts as an echo of it. */
 const WINDOW = 16;
-/** Rotating tokens add a value per rotation: the latest ones are kept. */
-const MAX_REMEMBERED = 16;
+/** The start of a secret this long or longer, left where text was cut, is redacted too. */
+const MIN_TAIL = 4;
+/** What cutText puts where it cut (lower case, as the scan sees it). */
+const CUT_MARKER = '… (cut: ';
+/** Values a header carried before its current one that are still scrubbed. */
+const MAX_PREVIOUS = 16;
 /** Windows indexed per form of a secret: enough for any real token, bounded for a huge one. */
 const MAX_WINDOWS_PER_FORM = 4_096;
 const BASE = 31;
@@ -30,20 +34,38 @@ interface Needles {
 }
 
 export class Redactor {
-  private readonly remembered: string[] = [];
+  /** The value each header carried last: always kept, however many others come and go. */
+  private readonly current = new Map<string, string>();
+  /** Values headers carried before (a token rotated out may still be echoed), latest last. */
+  private readonly previous: string[] = [];
+  private forms: string[] = [];
   private byLength = new Map<number, Needles>();
 
   /** True once there is anything to redact; before that every method is the identity. */
   get active(): boolean {
-    return this.remembered.length > 0;
+    return this.forms.length > 0;
   }
 
-  /** Records a value sent on the wire. Cheap for a value already known. */
-  remember(value: string): void {
-    if (value.length < MIN_SECRET || this.remembered.includes(value)) return;
-    this.remembered.push(value);
-    if (this.remembered.length > MAX_REMEMBERED) this.remembered.shift();
-    this.byLength = indexForms(this.remembered.flatMap(formsOf));
+  /** Records the headers one request was sent with. Cheap when no value changed. */
+  remember(headers: readonly (readonly [string, string])[]): void {
+    let changed = false;
+    for (const [name, value] of headers) {
+      const key = name.toLowerCase();
+      const before = this.current.get(key);
+      if (before === value) continue;
+      changed = true;
+      this.current.set(key, value);
+      // A value that changes on every request (a request id) only ever displaces old values
+      // of the history, never what any header carries now.
+      if (before !== undefined && before.length >= MIN_SECRET) {
+        this.previous.push(before);
+        if (this.previous.length > MAX_PREVIOUS) this.previous.shift();
+      }
+    }
+    if (!changed) return;
+    const values = [...new Set([...this.current.values(), ...this.previous])].filter((v) => v.length >= MIN_SECRET);
+    this.forms = values.flatMap(formsOf);
+    this.byLength = indexForms(this.forms);
   }
 
   text(text: string): string {
@@ -51,6 +73,7 @@ export class Redactor {
     const lower = asciiLower(text);
     const spans: [number, number][] = [];
     for (const [length, needles] of this.byLength) scan(lower, length, needles, spans);
+    cutTails(lower, this.forms, spans);
     return spans.length === 0 ? text : replaceSpans(text, spans);
   }
 
@@ -85,7 +108,7 @@ export class Redactor {
 
 /** The ways a value can come back: whole, by parts, and in the common encodings. */
 function formsOf(value: string): string[] {
-  const words = value.split(/[\s,;]+/).filter((word) => word.length > 0);
+  const words = value.split(/[\s,;=]+/).filter((word) => word.length > 0);
   // `Bearer x`: the scheme word is no secret (and would blank every mention of "bearer").
   if (words.length > 1 && /^[A-Za-z-]{1,10}$/.test(words[0] as string)) words.shift();
   const parts = new Set([value, ...words]);
@@ -95,8 +118,10 @@ function formsOf(value: string): string[] {
     if (part.length < MIN_SECRET) continue;
     forms.add(part);
     forms.add(urlEncoded(part));
-    forms.add(JSON.stringify(part).slice(1, -1));
-    forms.add(toBase64(part));
+    const escaped = JSON.stringify(part).slice(1, -1);
+    forms.add(escaped);
+    forms.add(escaped.replace(/\//g, '\\/'));
+    for (const form of base64Forms(part)) forms.add(form);
   }
   return [...forms].map(asciiLower);
 }
@@ -120,6 +145,36 @@ function urlEncoded(text: string): string {
     return encodeURIComponent(text);
   } catch {
     return text; // a lone surrogate: no URL encoding exists, so none can come back
+  }
+}
+
+/**
+ * Base64 of the value on its own, and of the stretch of it that stays the same whatever
+ * came before or after it inside a longer encoded text (0, 1 or 2 bytes of offset).
+ */
+function base64Forms(part: string): string[] {
+  const forms = [toBase64(part)];
+  for (const pad of ['', 'x', 'xx']) {
+    const encoded = toBase64(pad + part);
+    const stable = encoded.slice(pad === '' ? 0 : 4, encoded.length - 4);
+    if (stable.length >= MIN_SECRET) forms.push(stable);
+  }
+  return forms;
+}
+
+/**
+ * Text cut short (cutText's marker) may end in the first few characters of a secret, too few
+ * for a window to match: the characters before each marker that begin a form are redacted.
+ */
+function cutTails(lower: string, forms: readonly string[], spans: [number, number][]): void {
+  for (let at = lower.indexOf(CUT_MARKER); at !== -1; at = lower.indexOf(CUT_MARKER, at + 1)) {
+    for (let length = Math.min(at, WINDOW - 1); length >= MIN_TAIL; length -= 1) {
+      const tail = lower.slice(at - length, at);
+      if (forms.some((form) => form.startsWith(tail))) {
+        spans.push([at - length, at]);
+        break;
+      }
+    }
   }
 }
 

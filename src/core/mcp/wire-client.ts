@@ -75,8 +75,10 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
     // Protocol.connect calls the handler found here before its own, so the note is taken
     // before the SDK settles the request.
     transport.onmessage = (message) => {
-      if (!('error' in message) || !('id' in message) || message.id === undefined || message.id === null) return;
-      const entry = this.outgoing.get(message.id);
+      if (!('error' in message) || !('id' in message) || message.id === undefined) return;
+      // The SDK settles a response by Number(id) (a string "1", even null, finds request 1
+      // and request 0): look it up the same way, or the two would disagree on who answered.
+      const entry = this.outgoing.get(Number(message.id));
       const error = message.error as { code?: unknown; message?: unknown } | null;
       if (entry !== undefined && typeof error?.code === 'number') entry.error = { code: error.code, message: String(error.message) };
     };

@@ -17,7 +17,13 @@
  */
 import { ConfigError } from '../errors.js';
 import { findMultiplyingRecursion, findUnboundedValidation } from './cycles.js';
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT, MAX_SCHEMA_VALUES } from './limits.js';
+import {
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_FANOUT,
+  MAX_SCHEMA_PATTERN_CLASSES,
+  MAX_SCHEMA_PATTERN_STATES,
+  MAX_SCHEMA_VALUES,
+} from './limits.js';
 import { compilePattern, type LinearPattern } from './pattern/index.js';
 import type { CompiledSchema } from './validate.js';
 import { compileSchema } from './validator/compile.js';
@@ -57,6 +63,8 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   // Without a $ref the schema is a tree: nothing in it can cycle or fan out.
   if (targets.size > 0) checkBounded(positions, targets, refuse);
   const patterns = new Map<string, LinearPattern>();
+  let states = 0;
+  let classes = 0;
   const root = compileSchema({
     positions,
     targets,
@@ -73,6 +81,11 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
         throw refuse(pointer, `pattern ${JSON.stringify(source.slice(0, 120))} ${reason.slice(0, 200)}`);
       }
       patterns.set(source, compiled);
+      states += compiled.states;
+      classes += compiled.classes;
+      if (states > MAX_SCHEMA_PATTERN_STATES || classes > MAX_SCHEMA_PATTERN_CLASSES) {
+        throw refuse(pointer, `its patterns add up to more than ${MAX_SCHEMA_PATTERN_STATES} instructions or ${MAX_SCHEMA_PATTERN_CLASSES} character classes`);
+      }
       return compiled;
     },
   });

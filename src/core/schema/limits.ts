@@ -44,3 +44,17 @@ export const VALIDATION_MAX_WORK = 15_000_000;
  * (`a{3}` is three). Matching costs at most this many steps per character of the string.
  */
 export const MAX_PATTERN_STATES = 10_000;
+
+/**
+ * Distinct character classes one pattern may use. Each is a native RegExp built at admission
+ * (~80 µs for a `\p{…}` class), so this caps what compiling one pattern can cost.
+ */
+export const MAX_PATTERN_CLASSES = 256;
+
+/**
+ * What all the distinct patterns of one schema may add up to, in instructions and in
+ * classes: a compiled pattern keeps ~20 bytes per instruction for the validator's life, and
+ * a few hundred bytes of schema can name thousands of patterns near MAX_PATTERN_STATES.
+ */
+export const MAX_SCHEMA_PATTERN_STATES = 50_000;
+export const MAX_SCHEMA_PATTERN_CLASSES = 1_000;

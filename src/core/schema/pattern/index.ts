@@ -17,6 +17,10 @@ export { PatternUnsupportedError } from './tree.js';
 
 export interface LinearPattern {
   readonly source: string;
+  /** Instructions of the compiled program (what a test costs per character, at most). */
+  readonly states: number;
+  /** Distinct character classes it holds (each a native RegExp). */
+  readonly classes: number;
   test(text: string, meter: WorkMeter): boolean;
 }
 

@@ -10,8 +10,9 @@
  * copies of `a{1,64}` all skip to the end of the run, not to the next copy: after k letters
  * one thread is alive there, not 64 - k, which would make `^.{0,5000}$` quadratic.
  */
+import { MAX_PATTERN_CLASSES } from '../limits.js';
 import { CharClass } from './char-sets.js';
-import { isStep, type Node, type Step } from './tree.js';
+import { PatternUnsupportedError, isStep, type Node, type Step } from './tree.js';
 
 // Operations in the low bits of `ops`; SKIP and LOOP are flags on the three steps.
 export const MATCH = 0;
@@ -151,6 +152,9 @@ class Assembler {
   private classFor(text: string): number {
     let index = this.classIndex.get(text);
     if (index === undefined) {
+      if (this.classes.length >= MAX_PATTERN_CLASSES) {
+        throw new PatternUnsupportedError(`uses more than ${MAX_PATTERN_CLASSES} distinct character classes`);
+      }
       index = this.classes.push(new CharClass(text)) - 1;
       this.classIndex.set(text, index);
     }

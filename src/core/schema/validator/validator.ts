@@ -22,7 +22,13 @@ type Pass =
 export function compiledValidator(root: Node): CompiledSchema {
   return {
     validate(value: unknown): ValidationOutcome {
-      const measured = measureInstance(value);
+      let measured: ReturnType<typeof measureInstance>;
+      try {
+        measured = measureInstance(value);
+      } catch {
+        // Only a host's own value can throw here (a getter, a Proxy): it is not JSON.
+        return { valid: false, issues: [{ path: '', keyword: 'json', message: 'the value could not be read as JSON' }], work: 0 };
+      }
       if (!measured.ok) return { valid: false, issues: [measured.issue], work: 0 };
       const limit = workLimitFor(measured.size);
       const verdict = pass(root, value, limit, false);
