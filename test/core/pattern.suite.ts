@@ -20,7 +20,7 @@ const LONG = 100_000;
 function bound(source: string, text: string): number {
   let positions = 1;
   for (const _ of text) positions += 1;
-  const classCost = /^[\x00-\x7f]*$/.test(text) ? CLASS_CHECK_UNITS : WIDE_CLASS_CHECK_UNITS;
+  const classCost = [...text].every((c) => c.charCodeAt(0) < 128) ? CLASS_CHECK_UNITS : WIDE_CLASS_CHECK_UNITS;
   return assemble(parse(source)).ops.length * positions * (1 + classCost);
 }
 
