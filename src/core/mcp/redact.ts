@@ -24,6 +24,8 @@ const MIN_TAIL = 4;
 const CUT_MARKER = '… (cut: ';
 /** Values a header carried before its current one that are still scrubbed. */
 const MAX_PREVIOUS = 16;
+/** Header names whose current value is kept (the oldest name beyond it is retired). */
+const MAX_HEADERS = 64;
 /** Windows indexed per form of a secret: enough for any real token, bounded for a huge one. */
 const MAX_WINDOWS_PER_FORM = 4_096;
 const BASE = 31;
@@ -57,15 +59,24 @@ export class Redactor {
       this.current.set(key, value);
       // A value that changes on every request (a request id) only ever displaces old values
       // of the history, never what any header carries now.
-      if (before !== undefined && before.length >= MIN_SECRET) {
-        this.previous.push(before);
-        if (this.previous.length > MAX_PREVIOUS) this.previous.shift();
+      if (before !== undefined) this.retire(before);
+      // Header names are the host's, but a hook could still invent one per request.
+      if (this.current.size > MAX_HEADERS) {
+        const [oldest, last] = this.current.entries().next().value as [string, string];
+        this.current.delete(oldest);
+        this.retire(last);
       }
     }
     if (!changed) return;
     const values = [...new Set([...this.current.values(), ...this.previous])].filter((v) => v.length >= MIN_SECRET);
     this.forms = values.flatMap(formsOf);
     this.byLength = indexForms(this.forms);
+  }
+
+  private retire(value: string): void {
+    if (value.length < MIN_SECRET) return;
+    this.previous.push(value);
+    if (this.previous.length > MAX_PREVIOUS) this.previous.shift();
   }
 
   text(text: string): string {
