@@ -9,7 +9,8 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { compare, printTable, printTargets, type Variant } from './harness.js';
+import { compare, median, printTable, type Variant } from './harness.js';
+import { measured, printTargets, type Row } from './report.js';
 import { library } from './library.js';
 import { connectClient, dropCache, floorSweep, makePages, pagedServer } from './servers.js';
 
@@ -29,7 +30,7 @@ function noteServer(): Server {
   return server;
 }
 
-export async function benchCalls(options: { warmup: number; iterations: number }): Promise<void> {
+export async function benchCalls(options: { warmup: number; iterations: number }): Promise<Row[]> {
   const client = await connectClient(noteServer());
   await client.listTools(); // the SDK validates output only for tools it has listed
   const source = library.mcp({ transport: 'inprocess', server: noteServer(), risk: { add_note: 'write' } });
@@ -58,7 +59,26 @@ export async function benchCalls(options: { warmup: number; iterations: number }
   const callStats = await compare(calls, options);
   await Promise.all([client.close(), source.close()]);
   printTable(`per call: ${CALLS} sequential calls with input and output schemas`, callStats, calls[0]?.name ?? '');
-  printTargets(callStats, calls[0]?.name ?? '', CALL_TARGET, [calls[1]?.name ?? '', calls[2]?.name ?? '']);
+  // The README gives one call's cost: medians of the whole loop divided by CALLS.
+  const perCall = (name: string | undefined) => median(callStats, name ?? '') / CALLS;
+  const callRows = [
+    measured({
+      name: calls[1]?.name ?? '',
+      comparison: 'one call through `dispatchTool` (validation, chain, mapping) vs `client.callTool`',
+      floorLabel: '',
+      floor: perCall(calls[0]?.name),
+      values: [perCall(calls[1]?.name)],
+      target: CALL_TARGET,
+    }),
+    measured({
+      name: calls[2]?.name ?? '',
+      comparison: "the same under `permissions: { preset: 'standard' }`",
+      floor: perCall(calls[0]?.name),
+      values: [perCall(calls[2]?.name)],
+      target: CALL_TARGET,
+    }),
+  ];
+  printTargets(callRows);
 
   const pages = makePages(1_000, 10);
   const floorServer = pagedServer(pages);
@@ -74,4 +94,13 @@ export async function benchCalls(options: { warmup: number; iterations: number }
   const admissionStats = await compare(admission, options);
   await Promise.all([floorClient.close(), admitted.close()]);
   printTable('admission: 1000 tools over 10 pages', admissionStats, admission[0]?.name ?? '');
+  const admissionRow = measured({
+    name: admission[2]?.name ?? '',
+    comparison: 'resolving 1,000 tools (sweep, admission, both hashes)',
+    floorLabel: 'sweep',
+    floor: median(admissionStats, admission[0]?.name ?? ''),
+    values: [median(admissionStats, admission[2]?.name ?? '')],
+    note: '(once per spawn)',
+  });
+  return [...callRows, admissionRow];
 }

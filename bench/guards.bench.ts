@@ -7,7 +7,8 @@
  * library's cache is dropped by a real list_changed notification before each run, untimed.
  */
 import { library } from './library.js';
-import { compare, printTable, type Stats, type Variant } from './harness.js';
+import { compare, median, printTable, type Stats, type Variant } from './harness.js';
+import { measured, type Row } from './report.js';
 import { connectClient, dropCache, expectRun, floorSweep, makePages, pagedServer } from './servers.js';
 
 const CHAIN = 10_000;
@@ -17,11 +18,24 @@ const ALL_BOUNDS = {
   timeouts: { listMs: 60_000, discoveryMs: 600_000 },
 };
 
-export async function benchGuards(options: { warmup: number; iterations: number }): Promise<void> {
+/** One row per chain: the floor against the range of the two library variants. */
+export async function benchGuards(options: { warmup: number; iterations: number }): Promise<Row[]> {
+  const rows: Row[] = [];
   for (const perPage of [1, 0]) {
     const stats = await chain(perPage, options);
-    printTable(`guards: a ${CHAIN}-page cursor chain, ${perPage} tool${perPage === 1 ? '' : 's'} per page`, stats, stats[0]?.name ?? '');
+    const per = `${perPage} tool${perPage === 1 ? '' : 's'} per page`;
+    printTable(`guards: a ${CHAIN}-page cursor chain, ${per}`, stats, stats[0]?.name ?? '');
+    rows.push(
+      measured({
+        name: `guards, ${per}`,
+        comparison: `guards on a ${CHAIN.toLocaleString('en-US')}-page cursor chain, ${per}`,
+        floorLabel: '',
+        floor: median(stats, stats[0]?.name ?? ''),
+        values: stats.slice(1).map((row) => row.median),
+      }),
+    );
   }
+  return rows;
 }
 
 async function chain(perPage: number, options: { warmup: number; iterations: number }): Promise<Stats[]> {

@@ -72,13 +72,9 @@ export function printTable(title: string, rows: readonly Stats[], floor: string)
   process.stdout.write(`  (${rows[0]?.runs ?? 0} timed runs per variant, interleaved; ratio = median / median of "${floor}")\n`);
 }
 
-/** One line per row held to a ceiling (ratio of medians against `floor`): met or missed. */
-export function printTargets(rows: readonly Stats[], floor: string, ceiling: number, names: readonly string[]): void {
-  const base = rows.find((row) => row.name === floor)?.median ?? NaN;
-  for (const name of names) {
-    const ratio = (rows.find((row) => row.name === name)?.median ?? NaN) / base;
-    process.stdout.write(`  target <= ${ceiling.toFixed(2)}x floor, ${name}: ${ratio.toFixed(2)}x, ${ratio <= ceiling ? 'met' : 'MISSED'}\n`);
-  }
+/** The median of the variant named `name`; NaN when there is none, which fails any target. */
+export function median(rows: readonly Stats[], name: string): number {
+  return rows.find((row) => row.name === name)?.median ?? NaN;
 }
 
 /** The machine the figures came from, printed first so a pasted result carries it. */

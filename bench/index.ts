@@ -1,6 +1,15 @@
 /**
  * `npm run bench`: every comparison in one process, so the ratios come from the same run on
  * the same machine. BENCH_QUICK=1 cuts the iterations for a smoke run.
+ *
+ *   npm run bench -- --check          exit 1 when a target is missed (after printing them all)
+ *   npm run bench -- --write-readme   rewrite README.md between <!-- bench:start --> and
+ *                                     <!-- bench:end --> from this run's rows
+ *
+ * Writing the README is opt-in, not the default: a run on a busy laptop or a CI box would
+ * otherwise rewrite a committed file on every `npm run bench`, so published figures would be
+ * whatever ran last rather than a run someone chose to publish. It is refused under
+ * BENCH_QUICK=1, whose few iterations are a smoke test, not figures.
  */
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
@@ -8,15 +17,43 @@ import { benchCalls } from './call.bench.js';
 import { benchGuards } from './guards.bench.js';
 import { printMachine } from './harness.js';
 import { libraryOrigin } from './library.js';
+import { missed, writeReadme, type Report } from './report.js';
 import { benchSweep } from './sweep.bench.js';
 
+const flags = new Set(process.argv.slice(2));
+const check = flags.delete('--check');
+const writeReadmeBlock = flags.delete('--write-readme');
+if (flags.size > 0) {
+  process.stderr.write(`bench: unknown argument ${[...flags].join(', ')} (known: --check, --write-readme)\n`);
+  process.exit(2);
+}
 const quick = process.env['BENCH_QUICK'] === '1';
+if (quick && writeReadmeBlock) {
+  process.stderr.write('bench: --write-readme refuses BENCH_QUICK=1 figures; run the full bench to publish\n');
+  process.exit(2);
+}
 const started = performance.now();
 
 printMachine();
 process.stdout.write(`lib:   ${libraryOrigin}\n`);
-await benchSweep(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 30 });
-await benchGuards(quick ? { warmup: 1, iterations: 2 } : { warmup: 1, iterations: 7 });
-await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 15, iterations: 25 });
-await (await import('./validation.bench.js')).benchValidation(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 10 });
+const sweep = await benchSweep(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 30 });
+const guards = await benchGuards(quick ? { warmup: 1, iterations: 2 } : { warmup: 1, iterations: 7 });
+const calls = await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 15, iterations: 25 });
+// Imported late, as before this file collected rows: the hostile fixtures are only loaded once the rest has run.
+const hostile = await (await import('./validation.bench.js')).benchValidation(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 10 });
 process.stdout.write(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+
+const report: Report = { rows: [...sweep, ...guards, ...calls], hostile };
+if (writeReadmeBlock) {
+  await writeReadme(report);
+  process.stdout.write('README.md: bench block rewritten from this run\n');
+}
+if (check) {
+  const misses = missed(report);
+  if (misses.length === 0) process.stdout.write('check: every target met\n');
+  else {
+    process.stdout.write(`check: ${misses.length} target${misses.length === 1 ? '' : 's'} missed\n`);
+    for (const row of misses) process.stdout.write(`  ${row.name}: ${(row.ratioMax ?? row.ratio).toFixed(2)}x floor, target <= ${row.target?.toFixed(2) ?? '?'}x\n`);
+    process.exitCode = 1;
+  }
+}

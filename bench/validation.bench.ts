@@ -13,6 +13,7 @@ import { admitSchema } from '../src/core/schema/admission.js';
 import type { ValidationOutcome } from '../src/core/schema/validate.js';
 import { hostileShapes } from '../test/fixtures/hostile-schemas.js';
 import { compare, type Stats } from './harness.js';
+import type { HostileRow } from './report.js';
 
 /** A schema that checks only the root's type, padded to `bytes` of JSON like the hostile one. */
 function benignOfSize(bytes: number): Record<string, unknown> {
@@ -24,7 +25,8 @@ function outcomeText(outcome: ValidationOutcome): string {
   return outcome.valid ? 'valid' : `invalid (${outcome.issues[0]?.keyword ?? '?'})`;
 }
 
-export async function benchValidation(options: { warmup: number; iterations: number }): Promise<void> {
+export async function benchValidation(options: { warmup: number; iterations: number }): Promise<HostileRow[]> {
+  const results: HostileRow[] = [];
   const rows: string[] = [];
   for (const shape of hostileShapes()) {
     const bytes = JSON.stringify(shape.schema).length;
@@ -41,6 +43,7 @@ export async function benchValidation(options: { warmup: number; iterations: num
     const [h, b] = [stats[0], stats[1]];
     const [ho, bo] = [outcomes[0], outcomes[1]];
     if (h === undefined || b === undefined || ho === undefined || bo === undefined) throw new Error('bench produced no result');
+    results.push({ shape: shape.name, bytes, hostileMs: h.median, hostileWork: ho.work, outcome: outcomeText(ho), benignMs: b.median, benignWork: bo.work });
     rows.push(
       `| ${shape.name} | ${bytes} | ${h.median.toFixed(1)} ms | ${ho.work} | ${outcomeText(ho)} | ${b.median.toFixed(1)} ms | ${bo.work} | ${(h.median / b.median).toFixed(1)}× |`,
     );
@@ -49,4 +52,5 @@ export async function benchValidation(options: { warmup: number; iterations: num
   process.stdout.write('| shape | schema bytes | hostile | work | outcome | benign | work | ratio |\n|---|---|---|---|---|---|---|---|\n');
   process.stdout.write(`${rows.join('\n')}\n`);
   process.stdout.write(`  (medians of ${options.iterations} interleaved runs; work = units spent by the verdict pass)\n`);
+  return results;
 }

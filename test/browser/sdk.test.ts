@@ -13,6 +13,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 
 function echoServer(): McpServer {
@@ -69,7 +70,27 @@ describe('MCP SDK in the browser', () => {
     await server.close();
   });
 
-  it('constructs the low-level Server', () => {
-    expect(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } })).toBeInstanceOf(Server);
+  it('serves tools/list and tools/call from the low-level Server', async () => {
+    // The paged and scripted fixtures of the shared suite are built on this class.
+    const server = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, (request) => ({
+      tools: [{ name: 'page', inputSchema: { type: 'object' as const } }],
+      nextCursor: request.params?.cursor === undefined ? 'c1' : undefined,
+    }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => ({
+      content: [{ type: 'text', text: `low ${request.params.name}` }],
+    }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const c = client();
+    await c.connect(clientSide);
+    const first = await c.listTools();
+    expect(first).toMatchObject({ tools: [{ name: 'page' }], nextCursor: 'c1' });
+    expect((await c.listTools({ cursor: 'c1' })).nextCursor).toBeUndefined();
+    expect(await c.callTool({ name: 'page', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'low page' }],
+    });
+    await c.close();
+    await server.close();
   });
 });

@@ -1,7 +1,7 @@
 /** Every config refusal of spec/mcp.md: class, code, and the key named in the message. */
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
 import type { SuiteHarness } from './harness.js';
-import { expectConfigError } from './helpers.js';
+import { expectConfigError, pick, run } from './helpers.js';
 
 type Case = readonly [label: string, config: unknown, code: string, mentions: string];
 
@@ -109,12 +109,17 @@ export function configSuite(h: SuiteHarness): void {
     });
 
     h.it('keeps a snapshot of the checked config: later edits to the host object do not apply', async () => {
-      const allow = ['read_note'];
-      const config = { transport: 'inprocess' as const, server: createWorkbenchServer(), allow, timeouts: { callMs: 1_000 } };
+      const allow = ['read_note', 'sleep'];
+      const config = { transport: 'inprocess' as const, server: createWorkbenchServer(), allow, timeouts: { callMs: 2_000 } };
       await using source = mcp(config);
+      // Edited after mcp() and before the lazy connect: only the checked copy may count.
       allow.push('delete_note');
-      (config.timeouts as { callMs: unknown }).callMs = -1;
-      h.expect((await source.tools()).map((t) => t.name)).toEqual(['read_note']);
+      config.timeouts.callMs = 1;
+      const tools = await source.tools();
+      h.expect(tools.map((t) => t.name)).toEqual(['read_note', 'sleep']);
+      // A 50 ms call outlives the edited callMs (1 ms) but not the checked one (2 s).
+      const result = await run(h, pick(tools, 'sleep'), { ms: 50 });
+      h.expect(result).toMatchObject({ isError: false, output: 'slept 50ms' });
     });
 
     h.it('reads each config value once: a getter cannot pass the check and then change', async () => {

@@ -4,7 +4,13 @@ import { createPagedServer, tool } from '../fixtures/paged-server.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, pick, run } from './helpers.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const WORKBENCH = ['add_note', 'read_note', 'list_notes', 'delete_note', 'snapshot', 'sleep'];
 
@@ -129,11 +135,23 @@ export function importSuite(h: SuiteHarness): void {
 
   h.describe('calling tools (inprocess)', () => {
     h.it('calls by original name and returns structured content when present', async () => {
-      const paged = createPagedServer({ pages: [['echo']] });
-      await using source = mcp({ transport: 'inprocess', server: paged.server, prefix: 'p' });
-      const result = await run(h, pick(await source.tools(), 'p_echo'), { a: 1 });
-      h.expect(result).toMatchObject({ toolName: 'p_echo', isError: false, output: 'called echo' });
-      h.expect(paged.toolCalls).toEqual([{ name: 'echo', args: { a: 1 } }]);
+      const calls: string[] = [];
+      const server = new Server({ name: 'structured', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [tool('echo'), tool('plain')] }));
+      server.setRequestHandler(CallToolRequestSchema, (request) => {
+        calls.push(request.params.name);
+        const text = { type: 'text' as const, text: `text of ${request.params.name}` };
+        // Only echo sends structuredContent; its text twin is what a client without it would read.
+        return request.params.name === 'echo' ? { content: [text], structuredContent: { echoed: request.params.arguments } } : { content: [text] };
+      });
+      await using source = mcp({ transport: 'inprocess', server, prefix: 'p' });
+      const tools = await source.tools();
+      const result = await run(h, pick(tools, 'p_echo'), { a: 1 });
+      h.expect(result).toMatchObject({ toolName: 'p_echo', isError: false });
+      h.expect(result.output).toEqual({ echoed: { a: 1 } });
+      // Without structuredContent the text is the output.
+      h.expect(await run(h, pick(tools, 'p_plain'), {})).toMatchObject({ toolName: 'p_plain', isError: false, output: 'text of plain' });
+      h.expect(calls).toEqual(['echo', 'plain']);
     });
 
     h.it('structuredContent is the output', async () => {
@@ -173,11 +191,16 @@ export function importSuite(h: SuiteHarness): void {
     });
 
     h.it('a JSON-RPC error from the server is an error result naming the code', async () => {
-      await using source = workbench();
-      // McpServer answers arguments that fail its own schema with a JSON-RPC error or isError.
-      const result = await run(h, pick(await source.tools(), 'sleep'), { ms: 'soon' });
-      h.expect(result.isError).toBe(true);
-      h.expect(result.reason).toBe('server_error');
+      const server = new Server({ name: 'rpc-error', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [tool('strict')] }));
+      server.setRequestHandler(CallToolRequestSchema, () => {
+        throw new McpError(ErrorCode.InvalidParams, 'ms must be a number');
+      });
+      await using source = mcp({ transport: 'inprocess', server });
+      const result = await run(h, pick(await source.tools(), 'strict'), { ms: 'soon' });
+      h.expect(result).toMatchObject({ isError: true, reason: 'server_error' });
+      h.expect(String(result.output)).toContain(`JSON-RPC error ${ErrorCode.InvalidParams}`);
+      h.expect(String(result.output)).toContain('ms must be a number');
     });
 
     h.it('non-object arguments are refused before the wire (invalid_input)', async () => {

@@ -36,9 +36,18 @@ export function lifecycleSuite(h: SuiteHarness): void {
     });
 
     h.it('close() resolves when never connected, and twice', async () => {
-      const source = mcp({ transport: 'inprocess', server: createWorkbenchServer() });
+      const { wrapped, server, counts } = instrumented();
+      const source = mcp({ transport: 'inprocess', server: wrapped });
+      await h.expect(source.close()).resolves.toBeUndefined();
+      await h.expect(source.close()).resolves.toBeUndefined();
+      // Closing had nothing to release and opened nothing to do so.
+      h.expect(counts.connects).toBe(0);
+      h.expect(server.isConnected()).toBe(false);
+      // The source is still usable: the next tools() connects as usual.
+      h.expect((await source.tools()).length).toBeGreaterThan(0);
+      h.expect(counts.connects).toBe(1);
       await source.close();
-      await source.close();
+      h.expect(server.isConnected()).toBe(false);
     });
 
     h.it('close() resolves after a failed connect; tools() failed typed', async () => {

@@ -72,12 +72,38 @@ export function sweepSuite(h: SuiteHarness): void {
       h.expect(names(before)).toEqual(['a']);
     });
 
-    h.it('list_changed before the first sweep does not disturb it', async () => {
+    h.it('list_changed on a fresh connection, before the first sweep completes, keeps it from being cached', async () => {
       const paged = createPagedServer({ pages: [['a']] });
       await using source = inprocess(paged.server);
-      await paged.notifyListChanged().catch(() => undefined); // not connected yet: goes nowhere
-      h.expect(names(await source.tools())).toEqual(['a']);
-      h.expect(paged.listCalls.length).toBe(1);
+      // The first page is held: the connection exists, the first sweep has not completed.
+      const hold = paged.holdPage(0);
+      const first = source.tools();
+      await hold.reached;
+      paged.setPages([['a', 'b']]);
+      await paged.notifyListChanged();
+      hold.release();
+      // Its callers get the list it read; the next tools() sweeps again and sees the change.
+      h.expect(names(await first)).toEqual(['a']);
+      h.expect(names(await source.tools())).toEqual(['a', 'b']);
+      h.expect(paged.listCalls).toEqual([undefined, undefined]);
+      // That second sweep started after the notification, so it is the cache now.
+      await source.tools();
+      h.expect(paged.listCalls.length).toBe(2);
+    });
+
+    h.it("list_changed before the first sweep completes is drift: 'refuse' refuses that sweep", async () => {
+      const paged = createPagedServer({ pages: [['a']] });
+      await using source = inprocess(paged.server, { drift: 'refuse' });
+      const hold = paged.holdPage(0);
+      const first = source.tools();
+      await hold.reached;
+      paged.setPages([['a', 'b']]);
+      await paged.notifyListChanged();
+      hold.release();
+      const message = await expectConfigError(h, () => first, 'source.drift_refused');
+      h.expect(message).toContain(source.id);
+      await expectConfigError(h, () => source.tools(), 'source.drift_refused');
+      h.expect(paged.listCalls).toEqual([undefined]);
     });
 
     h.it('list_changed during a sweep keeps that sweep from being cached', async () => {

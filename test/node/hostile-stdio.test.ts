@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mcp } from '../../src/node/index.js';
 import type { SuiteHarness } from '../core/harness.js';
-import { expectConfigError, expectSourceError, pick, run } from '../core/helpers.js';
+import { expectConfigError, expectSourceError, pick, run, until } from '../core/helpers.js';
 import { pidsWith, tsServer } from './process-helpers.js';
 
 const h = { describe, it, expect, lib: await import('../../src/node/index.js'), runtime: 'node' } as SuiteHarness;
@@ -105,7 +105,20 @@ describe('hostile servers over stdio', () => {
   });
 
   it('a hung handshake fails at connectMs and the child is released (connect.timeout)', async () => {
-    const message = await refusesTyped('hang-handshake', { timeouts: { connectMs: 1_500 } }, 'config', 'connect.timeout', 1_500 + 6_000);
-    expect(message).toContain('released');
+    const { source, tag } = hostile('hang-handshake', { timeouts: { connectMs: 1_500 } });
+    try {
+      const started = Date.now();
+      const pending = expectConfigError(h, () => source.tools(), 'connect.timeout');
+      // The child really ran, so "released" below is something the refusal did.
+      await until(() => pidsWith(tag).length > 0, 'the hung child to start');
+      const message = await pending;
+      expect(Date.now() - started).toBeLessThan(1_500 + 6_000);
+      expect(message).toContain('connectMs = 1500 ms');
+      // Released by the refusal itself, before the host calls close().
+      expect(pidsWith(tag)).toEqual([]);
+    } finally {
+      await source.close();
+      expect(pidsWith(tag)).toEqual([]);
+    }
   });
 });
