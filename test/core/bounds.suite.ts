@@ -165,6 +165,43 @@ export function boundsSuite(h: SuiteHarness): void {
         h.expect(message).toMatch(/50\d\d bytes/);
       });
 
+      /** UTF-8 bytes of a schema as JSON writes it, counted independently of the library. */
+      const utf8Bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).byteLength;
+      const blob = (description: string) => ({ type: 'object' as const, properties: { blob: { type: 'string', description } } });
+      const lists = (schemas: { inputSchema: ReturnType<typeof blob>; outputSchema?: ReturnType<typeof blob> }): Behaviour => ({
+        list: () => ({ tools: [{ name: 'both', ...schemas }] }),
+      });
+
+      h.it('maxSchemaBytes counts the outputSchema too (schema.too_large)', async () => {
+        const inputSchema = blob('i'.repeat(1_200));
+        const outputSchema = blob('o'.repeat(1_200));
+        const inputOnly = utf8Bytes(inputSchema);
+        const total = inputOnly + utf8Bytes(outputSchema);
+        h.expect(inputOnly).toBeLessThan(2_000);
+        h.expect(total).toBeGreaterThan(2_000);
+        // The input schema alone fits under the cap...
+        const alone = flavour.open(serve(() => lists({ inputSchema })), { maxSchemaBytes: 2_000 });
+        try {
+          h.expect((await alone.tools()).map((t) => t.name)).toEqual(['both']);
+        } finally {
+          await alone.close();
+        }
+        // ...and with its outputSchema the tool is refused, measured as the sum.
+        const { message } = await refuses(() => lists({ inputSchema, outputSchema }), { maxSchemaBytes: 2_000 }, 'schema.too_large');
+        h.expect(message).toContain('"both"');
+        h.expect(message).toContain(`has ${total} bytes of schema`);
+      });
+
+      h.it('maxSchemaBytes counts UTF-8 bytes, not characters (schema.too_large)', async () => {
+        const inputSchema = blob('€'.repeat(500) + 'é'.repeat(100) + '😀'.repeat(50));
+        const characters = JSON.stringify(inputSchema).length;
+        const bytes = utf8Bytes(inputSchema);
+        h.expect(characters).toBeLessThan(1_500);
+        h.expect(bytes).toBeGreaterThan(1_500);
+        const { message } = await refuses(() => lists({ inputSchema }), { maxSchemaBytes: 1_500 }, 'schema.too_large');
+        h.expect(message).toContain(`has ${bytes} bytes of schema, past maxSchemaBytes = 1500`);
+      });
+
       /** A server listing a schema nested 100,000 deep, which no JSON.stringify can write. */
       const deepSource = (options: Record<string, unknown>) => {
         const make = serve(() => HOSTILE.deepSchema(100_000));

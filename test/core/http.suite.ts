@@ -3,6 +3,7 @@
  * socket (the same handler serves a real loopback socket in the Node-only tests).
  */
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
+import { intercept } from '../fixtures/hostile-wire.js';
 import { createMcpEndpoint } from '../fixtures/http-server.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, expectSourceError, pick, run, until } from './helpers.js';
@@ -42,6 +43,45 @@ export function httpSuite(h: SuiteHarness): void {
       h.expect(tokens.every((t) => t?.startsWith('Bearer token-'))).toBe(true);
       const methods = new Set(endpoint.requests.map((r) => r.method));
       h.expect([...methods].sort()).toEqual(['DELETE', 'GET', 'POST']);
+    });
+
+    h.it('a token rotated in the header hook is carried by the next request, with no reconnect', async () => {
+      const endpoint = createMcpEndpoint(createWorkbenchServer);
+      const fetch = intercept(endpoint.fetch, () => undefined);
+      let token = 'first';
+      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch, headers: () => ({ authorization: `Bearer ${token}` }) } });
+      const list = pick(await source.tools(), 'list_notes');
+      h.expect(await run(h, list, {})).toMatchObject({ isError: false });
+      token = 'second';
+      h.expect(await run(h, list, {})).toMatchObject({ isError: false });
+      const calls = fetch.seen.filter((e) => e.method === 'tools/call').map((e) => e.authorization);
+      h.expect(calls).toEqual(['Bearer first', 'Bearer second']);
+      h.expect(fetch.initializes).toBe(1);
+      h.expect(fetch.seen.filter((e) => e.method === 'initialize').map((e) => e.authorization)).toEqual(['Bearer first']);
+    });
+
+    h.it('a 401 on a call in a live session fails that call (unavailable), keeps the session and is not retried', async () => {
+      const endpoint = createMcpEndpoint(createWorkbenchServer);
+      let calls = 0;
+      const fetch = intercept(endpoint.fetch, (exchange) => {
+        if (exchange.method !== 'tools/call') return undefined;
+        calls += 1;
+        return calls === 1 ? new Response('token expired', { status: 401 }) : undefined;
+      });
+      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch, headers: { authorization: 'Bearer old' } } });
+      const tools = await source.tools();
+      h.expect(fetch.initializes).toBe(1);
+      const rejected = await run(h, pick(tools, 'list_notes'), {});
+      h.expect(rejected).toMatchObject({ isError: true, reason: 'unavailable' });
+      h.expect(rejected.output).toContain('token expired');
+      // Exactly one POST for that call: the library did not retry it.
+      h.expect(fetch.seen.filter((e) => e.method === 'tools/call')).toHaveLength(1);
+      h.expect(fetch.initializes).toBe(1);
+      // The session was kept: the next call goes out on it, with no new initialize.
+      h.expect(await run(h, pick(tools, 'add_note'), { title: 'after', body: '' })).toMatchObject({ isError: false, output: { title: 'after', count: 1 } });
+      h.expect(fetch.seen.filter((e) => e.method === 'tools/call')).toHaveLength(2);
+      h.expect(fetch.initializes).toBe(1);
+      h.expect(endpoint.sessions.size).toBe(1);
     });
 
     h.it('a static header record is sent on every request', async () => {

@@ -13,6 +13,7 @@ import { hashSuite } from './hash.suite.js';
 import { hostileWireSuite } from './hostile-wire.suite.js';
 import { httpSuite } from './http.suite.js';
 import { importSuite } from './import.suite.js';
+import { importedPolicySuite } from './imported-policy.suite.js';
 import { lifecycleSuite } from './lifecycle.suite.js';
 import { patternSuite } from './pattern.suite.js';
 import { permissionConfigSuite } from './permission-config.suite.js';
@@ -36,6 +37,7 @@ export function coreSuite(h: SuiteHarness): void {
   validationBudgetSuite(h);
   permissionsSuite(h);
   chainSuite(h);
+  importedPolicySuite(h);
   permissionConfigSuite(h);
   domainsSuite(h);
   canonicalJsonSuite(h);
