@@ -6,7 +6,7 @@
  * the same types instead of three structurally-equal copies.
  *
  * Platform is 'neutral' for the whole pass: every non-relative import (the SDK, zod,
- * @cfworker/json-schema, `node:*`) is external, so the platform only decides which
+ * `node:*`) is external, so the platform only decides which
  * conditions esbuild would use to resolve packages, and it resolves none. That edge code
  * pulls in no Node builtin is enforced elsewhere: by the lint rule on src/core and src/edge,
  * and by test/workerd, which bundles dist/edge for the browser platform and runs it in

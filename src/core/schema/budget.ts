@@ -24,11 +24,6 @@ export class WorkMeter {
     this.spent += units;
     if (this.spent > this.limit) throw WORK_EXCEEDED;
   }
-
-  /** Units still available (never negative). */
-  get remaining(): number {
-    return Math.max(0, this.limit - this.spent);
-  }
 }
 
 /**
