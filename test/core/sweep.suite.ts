@@ -3,6 +3,7 @@
  * callers, the per-session cache, list_changed before, during and after a sweep, and drift.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpToolSource } from '../../src/core/index.js';
 import { createPagedServer } from '../fixtures/paged-server.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, pick, run } from './helpers.js';
@@ -72,16 +73,25 @@ export function sweepSuite(h: SuiteHarness): void {
       h.expect(names(before)).toEqual(['a']);
     });
 
-    h.it('list_changed on a fresh connection, before the first sweep completes, keeps it from being cached', async () => {
-      const paged = createPagedServer({ pages: [['a']] });
-      await using source = inprocess(paged.server);
-      // The first page is held: the connection exists, the first sweep has not completed.
+    /**
+     * Starts the first tools() with its first page held (the connection exists, the sweep has
+     * not completed), changes the list to [a, b] and announces it, then lets the page go.
+     */
+    const changedDuringFirstPage = async (paged: ReturnType<typeof createPagedServer>, source: McpToolSource) => {
       const hold = paged.holdPage(0);
       const first = source.tools();
+      first.catch(() => undefined); // awaited by the caller; may be a refusal
       await hold.reached;
       paged.setPages([['a', 'b']]);
       await paged.notifyListChanged();
       hold.release();
+      return { first };
+    };
+
+    h.it('list_changed on a fresh connection, before the first sweep completes, keeps it from being cached', async () => {
+      const paged = createPagedServer({ pages: [['a']] });
+      await using source = inprocess(paged.server);
+      const { first } = await changedDuringFirstPage(paged, source);
       // Its callers get the list it read; the next tools() sweeps again and sees the change.
       h.expect(names(await first)).toEqual(['a']);
       h.expect(names(await source.tools())).toEqual(['a', 'b']);
@@ -94,12 +104,7 @@ export function sweepSuite(h: SuiteHarness): void {
     h.it("list_changed before the first sweep completes is drift: 'refuse' refuses that sweep", async () => {
       const paged = createPagedServer({ pages: [['a']] });
       await using source = inprocess(paged.server, { drift: 'refuse' });
-      const hold = paged.holdPage(0);
-      const first = source.tools();
-      await hold.reached;
-      paged.setPages([['a', 'b']]);
-      await paged.notifyListChanged();
-      hold.release();
+      const { first } = await changedDuringFirstPage(paged, source);
       const message = await expectConfigError(h, () => first, 'source.drift_refused');
       h.expect(message).toContain(source.id);
       await expectConfigError(h, () => source.tools(), 'source.drift_refused');
