@@ -1,8 +1,13 @@
 /**
  * The shared core suite in real Chromium (vitest browser mode), against the edge entry that
  * the `browser` export condition selects.
+ *
+ * streamable-http runs on the in-process wire only (the handler called as `http.fetch`): a
+ * browser page cannot listen on a socket, so there is no loopback server for it to reach.
+ * Node and workerd run the same cases over a real loopback socket as well.
  */
 import { describe, expect, it } from 'vitest';
 import { coreSuite } from '../core/suite.js';
+import { inProcessWire } from '../core/wire.js';
 
-coreSuite({ describe, it, expect, lib: await import('../../src/edge/index.js'), runtime: 'chromium' });
+coreSuite({ describe, it, expect, lib: await import('../../src/edge/index.js'), runtime: 'chromium', wires: [inProcessWire()] });

@@ -1,15 +1,22 @@
 /**
  * Every bound and guard of spec/mcp.md "Bounds" against the hostile kit, over two transports:
- * each case asserts the error class, its code, what the message names, and time to failure.
+ * each case asserts the error class, its code and what the message names, and a case with a
+ * time bound asserts that it waited the bound out and ended within(bound) of starting.
  */
 import { HOSTILE, BAD_NAMES, hostileServer, hungHandshakeServer, hungFetch, listChangedStorm, writeDeepSchemas, type Behaviour } from '../fixtures/hostile.js';
 import { createMcpEndpoint } from '../fixtures/http-server.js';
 import type { SuiteHarness } from './harness.js';
-import { expectConfigError, pick, run } from './helpers.js';
+import { expectConfigError, expectHonoured, pick, run, within } from './helpers.js';
 import { flavours } from './flavours.js';
 
-/** Generous on purpose: CI machines are slow; the point is "bounded", not "fast". */
-const SLACK_MS = 1_500;
+/** A timed case's own timeout: its bound's figure, plus room to set up and close a source. */
+const timedTest = (boundMs: number) => within(boundMs) + 4_000;
+/**
+ * Timeouts of the cases with no bound to hold them to, which can only fail by hanging: about
+ * 20× what each takes idle over HTTP.
+ */
+const STORM_TEST_MS = 6_000;
+const CEILING_TEST_MS = 3_000;
 /** A message quotes a server's cursor or name cut short (80 characters), never in full. */
 const SHORT_MESSAGE = 600;
 const MB = 1_000_000;
@@ -18,16 +25,19 @@ export function boundsSuite(h: SuiteHarness): void {
   for (const flavour of flavours(h)) {
     const serve = (behaviour: () => Behaviour) => () => hostileServer(behaviour());
 
-    /** Opens a source over the fixture, expects a ConfigError with `code` within `withinMs`. */
-    const refuses = async (behaviour: () => Behaviour, options: object, code: string, withinMs = SLACK_MS) => {
+    /**
+     * Opens a source over the fixture and expects a ConfigError with `code`; given the bound
+     * that should end the sweep, also that the bound was waited out and honoured. A guard
+     * with no time bound that fails to fire loops until the test's own timeout.
+     */
+    const refuses = async (behaviour: () => Behaviour, options: object, code: string, boundMs?: number) => {
       const source = flavour.open(serve(behaviour), options as Record<string, unknown>);
       const started = Date.now();
       try {
         const message = await expectConfigError(h, () => source.tools(), code);
-        const elapsed = Date.now() - started;
-        h.expect(elapsed).toBeLessThan(withinMs);
+        if (boundMs !== undefined) expectHonoured(h, started, Date.now(), boundMs);
         h.expect(message).toContain(source.id);
-        return { message, elapsed };
+        return message;
       } finally {
         await source.close();
       }
@@ -35,41 +45,41 @@ export function boundsSuite(h: SuiteHarness): void {
 
     h.describe(`bounds and guards (${flavour.name})`, () => {
       h.it('cursor echo is refused on the second page (discovery.cursor_echo)', async () => {
-        const { message } = await refuses(HOSTILE.cursorEcho, {}, 'discovery.cursor_echo');
+        const message = await refuses(HOSTILE.cursorEcho, {}, 'discovery.cursor_echo');
         h.expect(message).toContain('"A"');
       });
 
       h.it('an alternating cursor pair is refused naming the revisited cursor (discovery.cursor_cycle)', async () => {
-        const { message } = await refuses(HOSTILE.alternatingPair, {}, 'discovery.cursor_cycle');
+        const message = await refuses(HOSTILE.alternatingPair, {}, 'discovery.cursor_cycle');
         h.expect(message).toContain('"A"');
       });
 
       h.it('a cycle of period 5 is refused when it closes (discovery.cursor_cycle)', async () => {
-        const { message } = await refuses(HOSTILE.cycleOfFive, {}, 'discovery.cursor_cycle');
+        const message = await refuses(HOSTILE.cycleOfFive, {}, 'discovery.cursor_cycle');
         h.expect(message).toContain('"c1"');
         h.expect(message).toContain('page 6');
       });
 
       h.it('1 MB unique cursors stop typed at maxPages (discovery.max_pages)', async () => {
-        const { message } = await refuses(() => HOSTILE.hugeCursors(MB), { maxPages: 12 }, 'discovery.max_pages');
+        const message = await refuses(() => HOSTILE.hugeCursors(MB), { maxPages: 12 }, 'discovery.max_pages');
         h.expect(message).toContain('12 pages');
         h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
       });
 
       h.it('1 MB unique cursors stop typed at timeouts.discoveryMs (discovery.deadline)', async () => {
-        const { message } = await refuses(() => HOSTILE.hugeCursors(MB), { timeouts: { discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
+        const message = await refuses(() => HOSTILE.hugeCursors(MB), { timeouts: { discoveryMs: 600 } }, 'discovery.deadline', 600);
         h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
-      });
+      }, timedTest(600));
 
       h.it('a cycle of 1 MB cursors that differ only at the end is refused when it closes (discovery.cursor_cycle)', async () => {
-        const { message } = await refuses(() => HOSTILE.hugeCursorCycle(MB), {}, 'discovery.cursor_cycle');
+        const message = await refuses(() => HOSTILE.hugeCursorCycle(MB), {}, 'discovery.cursor_cycle');
         h.expect(message).toContain('page 4');
         h.expect(message).toContain(`"${'c'.repeat(80)}…"`);
         h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
       });
 
       h.it('a 4 MB cursor echo is refused on page 2, quoted cut short (discovery.cursor_echo)', async () => {
-        const { message } = await refuses(() => HOSTILE.hugeCursorEcho(4 * MB), {}, 'discovery.cursor_echo');
+        const message = await refuses(() => HOSTILE.hugeCursorEcho(4 * MB), {}, 'discovery.cursor_echo');
         h.expect(message).toContain('page 2');
         h.expect(message.length).toBeLessThan(SHORT_MESSAGE);
       });
@@ -84,19 +94,19 @@ export function boundsSuite(h: SuiteHarness): void {
       });
 
       h.it('unique cursors over empty pages stop at maxPages (discovery.max_pages)', async () => {
-        const { message } = await refuses(HOSTILE.emptyPagesForever, { maxPages: 20 }, 'discovery.max_pages');
+        const message = await refuses(HOSTILE.emptyPagesForever, { maxPages: 20 }, 'discovery.max_pages');
         h.expect(message).toContain('20 pages');
       });
 
       h.it('unique cursors over empty pages stop at timeouts.discoveryMs (discovery.deadline)', async () => {
-        const { message, elapsed } = await refuses(HOSTILE.emptyPagesForever, { timeouts: { discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
-        h.expect(elapsed).toBeGreaterThanOrEqual(290);
-        h.expect(message).toContain('300 ms');
-        h.expect(message).toMatch(/\d+ pages/);
-      });
+        const message = await refuses(HOSTILE.emptyPagesForever, { timeouts: { discoveryMs: 600 } }, 'discovery.deadline', 600);
+        h.expect(message).toContain('600 ms');
+        // Between pages in process; on a socket the deadline can also land inside a page.
+        h.expect(message).toMatch(/after \d+ pages|during page \d+/);
+      }, timedTest(600));
 
       h.it('an endlessly growing list stops at maxTools, naming count and cap (discovery.max_tools)', async () => {
-        const { message } = await refuses(() => HOSTILE.growingForever(50), { maxTools: 120 }, 'discovery.max_tools');
+        const message = await refuses(() => HOSTILE.growingForever(50), { maxTools: 120 }, 'discovery.max_tools');
         h.expect(message).toContain('150 tools');
         h.expect(message).toContain('maxTools = 120');
       });
@@ -116,51 +126,49 @@ export function boundsSuite(h: SuiteHarness): void {
       });
 
       h.it('slow-but-prompt pages pass listMs but stop at discoveryMs (discovery.deadline)', async () => {
-        await refuses(() => HOSTILE.slowPagesForever(20), { timeouts: { listMs: 1_000, discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
-      });
+        await refuses(() => HOSTILE.slowPagesForever(20), { timeouts: { listMs: 2_000, discoveryMs: 600 } }, 'discovery.deadline', 600);
+      }, timedTest(600));
 
       h.it('a hung first page fails at listMs (discovery.page_timeout)', async () => {
-        const { message, elapsed } = await refuses(HOSTILE.hungFirstPage, { timeouts: { listMs: 200 } }, 'discovery.page_timeout', 200 + SLACK_MS);
-        h.expect(elapsed).toBeGreaterThanOrEqual(190);
-        h.expect(message).toContain('listMs = 200');
-      });
+        const message = await refuses(HOSTILE.hungFirstPage, { timeouts: { listMs: 600 } }, 'discovery.page_timeout', 600);
+        h.expect(message).toContain('listMs = 600');
+      }, timedTest(600));
 
       h.it('a hung last page fails at the discovery deadline, not at a longer listMs (discovery.deadline)', async () => {
-        const { message, elapsed } = await refuses(HOSTILE.hungLastPage, { timeouts: { listMs: 10_000, discoveryMs: 300 } }, 'discovery.deadline', 300 + SLACK_MS);
-        h.expect(elapsed).toBeGreaterThanOrEqual(290);
+        const message = await refuses(HOSTILE.hungLastPage, { timeouts: { listMs: 10_000, discoveryMs: 600 } }, 'discovery.deadline', 600);
         h.expect(message).toContain('during page 3');
-      });
+      }, timedTest(600));
 
       h.it('a hung first page with only discoveryMs fails at the deadline (discovery.deadline)', async () => {
-        await refuses(HOSTILE.hungFirstPage, { timeouts: { discoveryMs: 250 } }, 'discovery.deadline', 250 + SLACK_MS);
-      });
+        await refuses(HOSTILE.hungFirstPage, { timeouts: { discoveryMs: 600 } }, 'discovery.deadline', 600);
+      }, timedTest(600));
 
       h.it('a hung handshake fails at connectMs (connect.timeout)', async () => {
         const source =
           flavour.name === 'inprocess'
-            ? h.lib.mcp({ transport: 'inprocess', server: hungHandshakeServer(), timeouts: { connectMs: 200 } })
-            : h.lib.mcp({ transport: 'streamable-http', url: 'https://hung.test/mcp', http: { fetch: hungFetch }, timeouts: { connectMs: 200 } });
+            ? h.lib.mcp({ transport: 'inprocess', server: hungHandshakeServer(), timeouts: { connectMs: 600 } })
+            : h.lib.mcp({ transport: 'streamable-http', url: 'https://hung.test/mcp', http: { fetch: hungFetch }, timeouts: { connectMs: 600 } });
         const started = Date.now();
         const message = await expectConfigError(h, () => source.tools(), 'connect.timeout');
-        h.expect(Date.now() - started).toBeLessThan(200 + SLACK_MS);
-        h.expect(message).toContain('connectMs = 200');
+        expectHonoured(h, started, Date.now(), 600);
+        h.expect(message).toContain('connectMs = 600');
         await source.close();
-      });
+      }, timedTest(600));
 
       h.it('a hung call is a timeout error result at callMs, never a throw', async () => {
-        const source = flavour.open(serve(HOSTILE.hungCall), { timeouts: { callMs: 200 } });
+        const source = flavour.open(serve(HOSTILE.hungCall), { timeouts: { callMs: 600 } });
         try {
           const stall = pick(await source.tools(), 'stall');
           const started = Date.now();
           h.expect(await run(h, stall, {})).toMatchObject({ isError: true, reason: 'timeout' });
-          h.expect(Date.now() - started).toBeLessThan(200 + SLACK_MS);
+          expectHonoured(h, started, Date.now(), 600);
         } finally {
           await source.close();
         }
-      });
+      }, timedTest(600));
 
       h.it('a schema over maxSchemaBytes is refused naming tool and bytes (schema.too_large)', async () => {
-        const { message } = await refuses(() => HOSTILE.schemaOverCap(5_000), { maxSchemaBytes: 2_000 }, 'schema.too_large');
+        const message = await refuses(() => HOSTILE.schemaOverCap(5_000), { maxSchemaBytes: 2_000 }, 'schema.too_large');
         h.expect(message).toContain('"huge"');
         h.expect(message).toMatch(/50\d\d bytes/);
       });
@@ -187,7 +195,7 @@ export function boundsSuite(h: SuiteHarness): void {
           await alone.close();
         }
         // ...and with its outputSchema the tool is refused, measured as the sum.
-        const { message } = await refuses(() => lists({ inputSchema, outputSchema }), { maxSchemaBytes: 2_000 }, 'schema.too_large');
+        const message = await refuses(() => lists({ inputSchema, outputSchema }), { maxSchemaBytes: 2_000 }, 'schema.too_large');
         h.expect(message).toContain('"both"');
         h.expect(message).toContain(`has ${total} bytes of schema`);
       });
@@ -198,7 +206,7 @@ export function boundsSuite(h: SuiteHarness): void {
         const bytes = utf8Bytes(inputSchema);
         h.expect(characters).toBeLessThan(1_500);
         h.expect(bytes).toBeGreaterThan(1_500);
-        const { message } = await refuses(() => lists({ inputSchema }), { maxSchemaBytes: 1_500 }, 'schema.too_large');
+        const message = await refuses(() => lists({ inputSchema }), { maxSchemaBytes: 1_500 }, 'schema.too_large');
         h.expect(message).toContain(`has ${bytes} bytes of schema, past maxSchemaBytes = 1500`);
       });
 
@@ -272,7 +280,6 @@ export function boundsSuite(h: SuiteHarness): void {
           return storm;
         });
         try {
-          const started = Date.now();
           for (let i = 0; i < 12; i += 1) {
             h.expect((await source.tools()).map((t) => t.name)).toEqual(['a', 'b']);
           }
@@ -286,11 +293,10 @@ export function boundsSuite(h: SuiteHarness): void {
             if (storms[0]?.lists === lists) cachedAt = i;
           }
           h.expect(cachedAt).toBeGreaterThanOrEqual(0);
-          h.expect(Date.now() - started).toBeLessThan(10_000);
         } finally {
           await source.close();
         }
-      });
+      }, STORM_TEST_MS);
     });
   }
 
@@ -314,11 +320,11 @@ export function boundsSuite(h: SuiteHarness): void {
       let node: Record<string, unknown> = { type: 'string' };
       for (let i = 0; i < 40; i += 1) node = { allOf: [node, node] }; // 83 levels deep, under the limit
       await using source = listing({ type: 'object', properties: { x: node } });
-      const started = Date.now();
       const message = await expectConfigError(h, () => source.tools(), 'schema.too_large');
-      h.expect(message).toMatch(/more than \d+ bytes/);
-      h.expect(Date.now() - started).toBeLessThan(SLACK_MS);
-    });
+      // The ceiling is the largest wire message (10 MiB), counted in about 150 ms; counting
+      // on past it would take hours, which is what the test's own timeout catches.
+      h.expect(message).toContain(`has more than ${10 * 1024 * 1024} bytes of schema`);
+    }, CEILING_TEST_MS);
   });
 
   h.describe('requireBounds', () => {

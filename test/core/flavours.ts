@@ -1,33 +1,34 @@
 /**
  * Runs a server fixture over more than one transport: in-process (a linked pair) and
- * streamable-http (the web-standard endpoint behind `http.fetch`). A fixture is a factory,
+ * streamable-http (the web-standard endpoint behind `http.fetch`), and streamable-http on a
+ * real loopback socket wherever the runtime can serve a factory built here (Node; not
+ * workerd, whose isolate cannot serve its own later requests). A fixture is a factory,
  * because the HTTP endpoint builds one server per MCP session.
  */
 import type { McpToolSource } from '../../src/core/index.js';
-import { createMcpEndpoint, type ServesMcp } from '../fixtures/http-server.js';
+import type { ServesMcp } from '../fixtures/http-server.js';
 import type { SuiteHarness } from './harness.js';
+import { wiresOf } from './wire.js';
 
 export interface Flavour {
-  readonly name: 'inprocess' | 'streamable-http';
+  readonly name: 'inprocess' | 'streamable-http' | 'streamable-http over loopback TCP';
   open(makeServer: () => ServesMcp, options?: Record<string, unknown>): McpToolSource;
 }
 
 export function flavours(h: SuiteHarness): readonly Flavour[] {
   const { mcp } = h.lib;
-  return [
-    {
-      name: 'inprocess',
-      open: (makeServer, options = {}) => mcp({ transport: 'inprocess', server: makeServer(), ...options }),
-    },
-    {
-      name: 'streamable-http',
-      open: (makeServer, options = {}) =>
-        mcp({
-          transport: 'streamable-http',
-          url: 'https://hostile.test/mcp',
-          http: { fetch: createMcpEndpoint(makeServer).fetch },
-          ...options,
-        }),
-    },
-  ];
+  const overHttp = wiresOf(h).flatMap((wire): Flavour[] => {
+    const { local } = wire;
+    if (local === undefined) return [];
+    return [
+      {
+        name: wire.socket ? 'streamable-http over loopback TCP' : 'streamable-http',
+        open: (makeServer, options = {}) => {
+          const { url, http } = local(makeServer);
+          return mcp({ transport: 'streamable-http', url, http, ...options });
+        },
+      },
+    ];
+  });
+  return [{ name: 'inprocess', open: (makeServer, options = {}) => mcp({ transport: 'inprocess', server: makeServer(), ...options }) }, ...overHttp];
 }

@@ -3,6 +3,7 @@
  * a small collector inside workerd) and the library entry built for that runtime.
  */
 import type * as Edge from '../../src/edge/index.js';
+import type { Wire } from './wire.js';
 
 export interface SuiteExpect {
   (actual: unknown): any; // eslint-disable-line @typescript-eslint/no-explicit-any -- mirrors vitest's chainable expect
@@ -16,4 +17,10 @@ export interface SuiteHarness {
   readonly lib: typeof Edge;
   /** Which runtime runs the suite, for the few facts that differ (none should, ideally). */
   readonly runtime: 'node' | 'chromium' | 'workerd';
+  /**
+   * How streamable-http suites reach their servers here: in process, and over loopback where
+   * a socket can be served. Optional so that harnesses built elsewhere (the stdio tests, the
+   * mutation run) keep compiling; without it, in process only (see `wiresOf`).
+   */
+  readonly wires?: readonly Wire[];
 }

@@ -60,3 +60,26 @@ export async function until(check: () => boolean, what: string, timeoutMs = 2_00
     await sleep(5);
   }
 }
+
+/**
+ * The latest a wait bounded by `boundMs` may end and still count as honouring it: the bound,
+ * half of it again, and 250 ms. The 250 ms are for the one-off work after a timer fires
+ * (noticing the page or the exit, building the refusal) while both cores are busy elsewhere:
+ * a 300 ms deadline was seen to end 40 ms late idle, 180 ms late beside three CPU hogs, and
+ * 310 ms late beside tsc and eslint, which is where a smaller constant failed. Half the bound
+ * is for waits that run late in proportion to their length, such as a 25 ms polling loop
+ * woken late on every turn. The figure still lets a test catch a doubled bound, which ends
+ * past it for every bound over 500 ms (2b > 1.5b + 250): tests that time a bound give it 600.
+ */
+export function within(boundMs: number): number {
+  return boundMs * 1.5 + 250;
+}
+
+/**
+ * What began at `from` and ended at `to` waited `boundMs` out and ended within(boundMs). The
+ * 10 ms allow for a timer that fires early by Date.now(), which browsers coarsen.
+ */
+export function expectHonoured(h: SuiteHarness, from: number, to: number, boundMs: number): void {
+  h.expect(to - from).toBeGreaterThanOrEqual(boundMs - 10);
+  h.expect(to - from).toBeLessThan(within(boundMs));
+}

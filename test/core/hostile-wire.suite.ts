@@ -2,20 +2,20 @@
  * How failures on the wire are read (issue 8, findings 4, 6, 7 and 13b): a server's JSON-RPC
  * error is the server talking, whatever its code, and never drops the session; one failed
  * HTTP request fails one call; every step of the handshake is bounded; a header hook that
- * misbehaves is refused typed, naming the header, and nothing is sent.
+ * misbehaves is refused typed, naming the header, and nothing is sent. Every case runs on
+ * each wire the runtime offers (in process, and over a loopback socket in Node and workerd).
  */
-import { createWorkbenchServer } from '../../examples/servers/workbench.js';
-import { createMcpEndpoint } from '../fixtures/http-server.js';
-import { intercept, json, never, serverErrorServer } from '../fixtures/hostile-wire.js';
+import { serverErrorServer } from '../fixtures/hostile-wire.js';
+import { drop, hang, rpcError, status } from '../fixtures/wire-rules.js';
 import { flavours } from './flavours.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, pick, run } from './helpers.js';
+import { calls, onWire, wiresOf, type Wire } from './wire.js';
 
-const URL_ = 'https://wire.test/mcp';
+/** A peer that hangs up mid-request, as Node's fetch (undici) and workerd's report it through the library. */
+const DROPPED = /the request failed: (fetch failed|Network connection lost)/;
 
 export function hostileWireSuite(h: SuiteHarness): void {
-  const { mcp } = h.lib;
-
   h.describe('server errors are read by origin', () => {
     for (const flavour of flavours(h)) {
       for (const code of [-32000, -32001, -32603, 42]) {
@@ -37,137 +37,129 @@ export function hostileWireSuite(h: SuiteHarness): void {
     }
   });
 
-  h.describe('a session is lost on evidence only', () => {
-    h.it('one dropped POST fails that call alone; 199 concurrent calls complete on the same session', async () => {
-      const endpoint = createMcpEndpoint(createWorkbenchServer);
-      let calls = 0;
-      const fetch = intercept(endpoint.fetch, (exchange) => {
-        if (exchange.method !== 'tools/call') return undefined;
-        calls += 1;
-        return calls === 57 ? Promise.reject(new TypeError('fetch failed: connection reset')) : undefined;
-      });
-      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch } });
-      const add = pick(await source.tools(), 'add_note');
-      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => run(h, add, { title: `n${i}`, body: '' })));
-      const failed = results.filter((r) => r.isError);
-      h.expect(failed).toHaveLength(1);
-      h.expect(failed[0]).toMatchObject({ reason: 'unavailable' });
-      h.expect(failed[0]?.output).toContain('connection reset');
-      h.expect(fetch.initializes).toBe(1);
-      h.expect(await run(h, add, { title: 'after', body: '' })).toMatchObject({ isError: false });
-      h.expect(fetch.initializes).toBe(1);
-    });
+  for (const wire of wiresOf(h)) {
+    h.describe(onWire('a session is lost on evidence only', wire), () => sessionCases(h, wire));
+    h.describe(onWire('every wire exchange is bounded', wire), () => boundedCases(h, wire));
+    h.describe(onWire('header hooks that misbehave are refused typed', wire), () => hookCases(h, wire));
+  }
+}
 
-    h.it('a JSON-RPC error answered with the id as a string is still the server talking', async () => {
-      const endpoint = createMcpEndpoint(createWorkbenchServer);
-      const fetch = intercept(endpoint.fetch, (exchange) =>
-        exchange.method === 'tools/call'
-          ? json({ jsonrpc: '2.0', id: String(exchange.id), error: { code: -32000, message: 'string id' } })
-          : undefined,
-      );
-      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch } });
-      const list = pick(await source.tools(), 'list_notes');
-      for (let i = 0; i < 2; i += 1) h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'server_error' });
-      h.expect(fetch.initializes).toBe(1);
-    });
+function sessionCases(h: SuiteHarness, wire: Wire): void {
+  const { mcp } = h.lib;
 
-    h.it('a 503 on one call fails that call; the session is kept', async () => {
-      const endpoint = createMcpEndpoint(createWorkbenchServer);
-      let calls = 0;
-      const fetch = intercept(endpoint.fetch, (exchange) => {
-        if (exchange.method !== 'tools/call') return undefined;
-        calls += 1;
-        return calls === 1 ? new Response('busy', { status: 503 }) : undefined;
-      });
-      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch } });
-      const list = pick(await source.tools(), 'list_notes');
-      h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'unavailable' });
-      h.expect(await run(h, list, {})).toMatchObject({ isError: false });
-      h.expect(fetch.initializes).toBe(1);
-    });
+  h.it('one dropped POST fails that call alone; 199 concurrent calls complete on the same session', async () => {
+    await using endpoint = await wire.serve('workbench', { rules: [{ on: 'tools/call', nth: [57], reply: drop() }] });
+    await using source = mcp({ transport: 'streamable-http', url: endpoint.url, http: endpoint.http });
+    const add = pick(await source.tools(), 'add_note');
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => run(h, add, { title: `n${i}`, body: '' })));
+    const failed = results.filter((r) => r.isError);
+    h.expect(failed).toHaveLength(1);
+    h.expect(failed[0]).toMatchObject({ reason: 'unavailable' });
+    // In process the fixture's own error; on a socket, what this runtime's fetch says when the peer hangs up.
+    h.expect(failed[0]?.output).toMatch(wire.socket ? DROPPED : /connection reset/);
+    h.expect(await run(h, add, { title: 'after', body: '' })).toMatchObject({ isError: false });
+    h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
   });
 
-  h.describe('every wire exchange is bounded', () => {
-    h.it('a server that never answers notifications/initialized fails the connect at connectMs', async () => {
-      const endpoint = createMcpEndpoint(createWorkbenchServer);
-      const fetch = intercept(endpoint.fetch, (exchange) =>
-        exchange.method === 'notifications/initialized' ? never(exchange.request.signal) : undefined,
-      );
-      await using source = mcp({
-        transport: 'streamable-http',
-        url: URL_,
-        http: { fetch },
-        requireBounds: true,
-        maxTools: 10,
-        maxPages: 2,
-        maxSchemaBytes: 10_000,
-        timeouts: { connectMs: 300, listMs: 300, callMs: 300, discoveryMs: 500 },
-      });
-      const started = Date.now();
-      await expectConfigError(h, () => source.tools(), 'connect.timeout');
-      h.expect(Date.now() - started).toBeLessThan(2_000);
-      h.expect(fetch.seen.some((e) => e.method === 'tools/list')).toBe(false);
-    });
+  h.it('a JSON-RPC error answered with the id as a string is still the server talking', async () => {
+    await using endpoint = await wire.serve('workbench', { rules: [{ on: 'tools/call', reply: rpcError(-32000, 'string id', true) }] });
+    await using source = mcp({ transport: 'streamable-http', url: endpoint.url, http: endpoint.http });
+    const list = pick(await source.tools(), 'list_notes');
+    for (let i = 0; i < 2; i += 1) h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'server_error' });
+    h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
   });
 
-  h.describe('header hooks that misbehave are refused typed', () => {
-    const endpointWith = (headers: unknown) => {
-      const endpoint = createMcpEndpoint(createWorkbenchServer);
-      const source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch: endpoint.fetch, headers: headers as () => Record<string, string> } });
-      return { endpoint, source };
-    };
+  h.it('a 503 on one call fails that call; the session is kept', async () => {
+    await using endpoint = await wire.serve('workbench', { rules: [{ on: 'tools/call', nth: [1], reply: status(503, 'busy') }] });
+    await using source = mcp({ transport: 'streamable-http', url: endpoint.url, http: endpoint.http });
+    const list = pick(await source.tools(), 'list_notes');
+    h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'unavailable' });
+    h.expect(await run(h, list, {})).toMatchObject({ isError: false });
+    h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
+  });
+}
 
-    for (const [label, value] of [['undefined', undefined], ['null', null], ['a number', 7]] as const) {
-      h.it(`a header value that is ${label} is refused naming the header, and nothing is sent`, async () => {
-        const { endpoint, source } = endpointWith(() => ({ 'x-tenant': value }));
-        const message = await expectConfigError(h, () => source.tools(), 'http.header_hook');
-        h.expect(message).toContain('"x-tenant"');
-        h.expect(message).toContain('not a string');
-        h.expect(endpoint.requests).toHaveLength(0);
+function boundedCases(h: SuiteHarness, wire: Wire): void {
+  h.it('a server that never answers notifications/initialized fails the connect at connectMs', async () => {
+    await using endpoint = await wire.serve('workbench', { rules: [{ on: 'notifications/initialized', reply: hang() }] });
+    await using source = h.lib.mcp({
+      transport: 'streamable-http',
+      url: endpoint.url,
+      http: endpoint.http,
+      requireBounds: true,
+      maxTools: 10,
+      maxPages: 2,
+      maxSchemaBytes: 10_000,
+      timeouts: { connectMs: 300, listMs: 300, callMs: 300, discoveryMs: 500 },
+    });
+    const started = Date.now();
+    await expectConfigError(h, () => source.tools(), 'connect.timeout');
+    h.expect(Date.now() - started).toBeLessThan(2_000);
+    h.expect(calls(await endpoint.log(), 'tools/list')).toHaveLength(0);
+  });
+}
+
+function hookCases(h: SuiteHarness, wire: Wire): void {
+  const { mcp } = h.lib;
+  /** A source with this header hook; the endpoint goes when the source does. */
+  const sourceWith = async (headers: unknown) => {
+    const endpoint = await wire.serve('workbench');
+    const source = mcp({ transport: 'streamable-http', url: endpoint.url, http: { ...endpoint.http, headers: headers as () => Record<string, string> } });
+    return {
+      endpoint,
+      source,
+      async [Symbol.asyncDispose]() {
         await source.close();
-      });
-    }
+        await endpoint.close();
+      },
+    };
+  };
 
-    h.it('a Headers object is accepted and sent', async () => {
-      const { endpoint, source } = endpointWith(() => new Headers({ authorization: 'Bearer from-headers' }));
-      await source.tools();
-      h.expect(endpoint.requests.length).toBeGreaterThan(0);
-      h.expect(endpoint.requests.every((r) => r.authorization === 'Bearer from-headers')).toBe(true);
-      await source.close();
+  for (const [label, value] of [['undefined', undefined], ['null', null], ['a number', 7]] as const) {
+    h.it(`a header value that is ${label} is refused naming the header, and nothing is sent`, async () => {
+      await using served = await sourceWith(() => ({ 'x-tenant': value }));
+      const message = await expectConfigError(h, () => served.source.tools(), 'http.header_hook');
+      h.expect(message).toContain('"x-tenant"');
+      h.expect(message).toContain('not a string');
+      h.expect((await served.endpoint.log()).exchanges).toHaveLength(0);
     });
+  }
 
-    h.it('a record whose getter throws is the hook failing, typed, with no host message', async () => {
-      const record = Object.defineProperty({}, 'authorization', {
-        enumerable: true,
-        get() {
-          throw new Error('vault said: token sk-do-not-print');
-        },
-      });
-      const { endpoint, source } = endpointWith(() => record);
-      const message = await expectConfigError(h, () => source.tools(), 'http.header_hook');
-      h.expect(message).not.toContain('sk-do-not-print');
-      h.expect(endpoint.requests).toHaveLength(0);
-      await source.close();
-    });
+  h.it('a Headers object is accepted and sent', async () => {
+    await using served = await sourceWith(() => new Headers({ authorization: 'Bearer from-headers' }));
+    await served.source.tools();
+    const { exchanges } = await served.endpoint.log();
+    h.expect(exchanges.length).toBeGreaterThan(0);
+    h.expect(exchanges.every((e) => e.authorization === 'Bearer from-headers')).toBe(true);
+  });
 
-    h.it('a hook that fails mid-session fails that call and keeps the session', async () => {
-      const endpoint = createMcpEndpoint(createWorkbenchServer);
-      const fetch = intercept(endpoint.fetch, () => undefined);
-      let broken = false;
-      const headers = () => {
-        if (broken) throw new Error('token store offline');
-        return { authorization: 'Bearer fine' };
-      };
-      await using source = mcp({ transport: 'streamable-http', url: URL_, http: { fetch, headers } });
-      const list = pick(await source.tools(), 'list_notes');
-      broken = true;
-      const failed = await run(h, list, {});
-      h.expect(failed).toMatchObject({ isError: true, reason: 'unavailable' });
-      h.expect(failed.output).toContain('http.headers hook failed (Error)');
-      h.expect(failed.output).not.toContain('token store offline');
-      broken = false;
-      h.expect(await run(h, list, {})).toMatchObject({ isError: false });
-      h.expect(fetch.initializes).toBe(1);
+  h.it('a record whose getter throws is the hook failing, typed, with no host message', async () => {
+    const record = Object.defineProperty({}, 'authorization', {
+      enumerable: true,
+      get() {
+        throw new Error('vault said: token sk-do-not-print');
+      },
     });
+    await using served = await sourceWith(() => record);
+    const message = await expectConfigError(h, () => served.source.tools(), 'http.header_hook');
+    h.expect(message).not.toContain('sk-do-not-print');
+    h.expect((await served.endpoint.log()).exchanges).toHaveLength(0);
+  });
+
+  h.it('a hook that fails mid-session fails that call and keeps the session', async () => {
+    let broken = false;
+    await using served = await sourceWith(() => {
+      if (broken) throw new Error('token store offline');
+      return { authorization: 'Bearer fine' };
+    });
+    const list = pick(await served.source.tools(), 'list_notes');
+    broken = true;
+    const failed = await run(h, list, {});
+    h.expect(failed).toMatchObject({ isError: true, reason: 'unavailable' });
+    h.expect(failed.output).toContain('http.headers hook failed (Error)');
+    h.expect(failed.output).not.toContain('token store offline');
+    broken = false;
+    h.expect(await run(h, list, {})).toMatchObject({ isError: false });
+    h.expect(calls(await served.endpoint.log(), 'initialize')).toHaveLength(1);
   });
 }

@@ -1,5 +1,13 @@
-/** The shared core suite against the Node entry, as `import … from '@rulvar/core'` gets it on Node. */
-import { describe, expect, it } from 'vitest';
+/**
+ * The shared core suite against the Node entry, as `import … from '@rulvar/core'` gets it on
+ * Node. streamable-http cases run in process and again over a real loopback listener.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
 import { coreSuite } from '../core/suite.js';
+import { inProcessWire } from '../core/wire.js';
+import { loopbackWire, startLoopbackHost } from './loopback-wire.js';
 
-coreSuite({ describe, it, expect, lib: await import('../../src/node/index.js'), runtime: 'node' });
+const host = await startLoopbackHost();
+afterAll(() => host.close());
+
+coreSuite({ describe, it, expect, lib: await import('../../src/node/index.js'), runtime: 'node', wires: [inProcessWire(), loopbackWire(host)] });

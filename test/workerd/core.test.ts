@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodegenProbe } from './worker.js';
 import { fullName, type CaseResult } from './harness.js';
 import { startWorker, type LibSource, type RunningWorker } from './runner.js';
+import { startWireControl } from './wire-control.js';
 // Loaded here only to put the suite and the library into this file's module graph: vitest
 // prints code frames only for files in the graph, and watch mode reruns this file when
 // they change. What runs in workerd is the bundle, not these Node-side copies.
@@ -40,18 +41,24 @@ async function json<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
+// The servers the loopback wire's cases talk to live here in Node (see wire-control.ts).
+const wireControl = await startWireControl();
 const worker: RunningWorker = await withTimeout(
-  startWorker(libSource),
+  startWorker(libSource, undefined, { WIRE_CONTROL: wireControl.url }),
   SETUP_TIMEOUT_MS,
   'bundling the worker and starting Miniflare',
 );
-afterAll(() => worker.dispose());
+afterAll(async () => {
+  await worker.dispose();
+  await wireControl.close();
+});
 
 let casePaths: string[][];
 try {
   casePaths = await withTimeout(json<string[][]>(await worker.fetch('/cases')), SETUP_TIMEOUT_MS, 'GET /cases');
 } catch (error) {
   await worker.dispose(); // afterAll never runs when collection fails
+  await wireControl.close();
   throw error;
 }
 

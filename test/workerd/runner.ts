@@ -42,10 +42,14 @@ function useBuiltPackage(): Plugin {
   };
 }
 
-/** `entry` is the Worker module to bundle; the bundle is written to .bundle/<name>.js. */
+/**
+ * `entry` is the Worker module to bundle; the bundle is written to .bundle/<name>.js.
+ * `bindings` are plain-text bindings the Worker gets in `env`.
+ */
 export async function startWorker(
   lib: LibSource,
   entry: string = path.join(here, 'worker.ts'),
+  bindings: Record<string, string> = {},
 ): Promise<RunningWorker> {
   const outfile = path.join(bundleDir, `${path.basename(entry, '.ts')}.js`);
   await build({
@@ -69,6 +73,7 @@ export async function startWorker(
     modules: true,
     scriptPath: outfile,
     compatibilityDate: COMPATIBILITY_DATE,
+    bindings,
   });
   await mf.ready;
 

@@ -11,11 +11,16 @@
  */
 import * as lib from '../../src/edge/index.js';
 import { coreSuite } from '../core/suite.js';
+import { inProcessWire } from '../core/wire.js';
 import { createExpect } from './expect.js';
 import { createCollector } from './harness.js';
+import { controlledWire } from './wire-client.js';
 
 /** Matches vitest's default testTimeout, so a case gets the same budget in every runtime. */
 const CASE_TIMEOUT_MS = 5_000;
+
+/** Where the Node side's wire control server listens (the WIRE_CONTROL binding), once a request brings it. */
+let wireControl: string | undefined;
 
 const collector = createCollector(CASE_TIMEOUT_MS);
 coreSuite({
@@ -24,6 +29,7 @@ coreSuite({
   expect: createExpect(),
   lib,
   runtime: 'workerd',
+  wires: [inProcessWire(), controlledWire(() => wireControl)],
 });
 
 /** What GET /codegen reports; `refused` is true when the isolate threw EvalError. */
@@ -46,7 +52,8 @@ function probeCodegen(): CodegenProbe {
 }
 
 export default {
-  async fetch(request: Request): Promise<Response> {
+  async fetch(request: Request, env: { WIRE_CONTROL?: string }): Promise<Response> {
+    wireControl = env.WIRE_CONTROL;
     const { pathname } = new URL(request.url);
     if (request.method === 'GET' && pathname === '/cases') return Response.json(collector.paths());
     if (request.method === 'POST' && pathname === '/run') return Response.json(await collector.run());
