@@ -135,6 +135,26 @@ export function chainSuite(h: SuiteHarness): void {
       h.expect(audit.reason).not.toContain(SECRET);
     });
 
+    h.it('a hook answering null continues like undefined', async () => {
+      const later = spy('deny');
+      const audit = await evaluatePermission({ hooks: [() => null as unknown as PermissionDecision, later.hook] }, callInfo());
+      h.expect([audit.verdict, audit.layer, later.seen.length]).toEqual(['deny', 'hook', 1]);
+    });
+
+    h.it('a hook returning a non-object says so rather than blaming a crash it never had', async () => {
+      for (const answer of ['yes', 7]) {
+        const audit = await evaluatePermission({ hooks: [() => answer as unknown as PermissionDecision] }, callInfo());
+        h.expect(audit.reason).toContain('not a permission decision');
+      }
+    });
+
+    h.it("names the error's class, cut short", async () => {
+      const error = new Error(SECRET);
+      error.name = 'E'.repeat(100);
+      const audit = await evaluatePermission({ hooks: [() => { throw error; }] }, callInfo());
+      h.expect(audit.reason).toContain(`(${'E'.repeat(40)})`);
+    });
+
     h.it('an abort while a hook is pending denies instead of waiting forever', async () => {
       const controller = new AbortController();
       const never = () => new Promise<PermissionDecision>(() => undefined);
@@ -143,6 +163,40 @@ export function chainSuite(h: SuiteHarness): void {
       const audit = await pending;
       h.expect([audit.verdict, audit.layer]).toEqual(['deny', 'hook']);
       h.expect(audit.reason).toContain('aborted');
+    });
+
+    h.it('an abort while canUseTool is pending denies at its layer', async () => {
+      const controller = new AbortController();
+      const never = () => new Promise<PermissionDecision>(() => undefined);
+      const pending = evaluatePermission({ canUseTool: never }, callInfo({ signal: controller.signal }));
+      setTimeout(() => controller.abort(), 5);
+      const audit = await pending;
+      h.expect([audit.verdict, audit.layer]).toEqual(['deny', 'canUseTool']);
+      h.expect(audit.reason).toContain('aborted');
+    });
+
+    h.it('a signal aborted before the chain starts denies without calling back', async () => {
+      const hook = spy('allow');
+      const can = spy('allow');
+      const signal = AbortSignal.abort();
+      const atHook = await evaluatePermission({ hooks: [hook.hook] }, callInfo({ signal }));
+      const atCan = await evaluatePermission({ canUseTool: can.canUseTool }, callInfo({ signal }));
+      h.expect([atHook.verdict, atHook.layer, atCan.verdict, atCan.layer]).toEqual(['deny', 'hook', 'deny', 'canUseTool']);
+      h.expect(`${atHook.reason} / ${atCan.reason}`).toMatch(/aborted.*aborted/);
+      h.expect([hook.seen.length, can.seen.length]).toEqual([0, 0]);
+    });
+
+    h.it('a live signal does not hold up a callback that settles', async () => {
+      // The abort comes late, as a backstop: if settling were missed, the chain would wait for it.
+      const controller = new AbortController();
+      const backstop = setTimeout(() => controller.abort(), 200);
+      const signal = controller.signal;
+      const allowed = await evaluatePermission({ hooks: [async () => 'allow' as const] }, callInfo({ signal }));
+      const failed = await evaluatePermission({ canUseTool: async () => { throw new RangeError(SECRET); } }, callInfo({ signal }));
+      clearTimeout(backstop);
+      h.expect([allowed.verdict, allowed.layer]).toEqual(['allow', 'hook']);
+      h.expect([failed.verdict, failed.layer]).toEqual(['deny', 'canUseTool']);
+      h.expect(failed.reason).toContain('(RangeError)');
     });
 
     h.it('no reason ever carries an input value', async () => {

@@ -54,7 +54,46 @@ export function domainsSuite(h: SuiteHarness): void {
 
     h.it('only rules for this tool apply', async () => {
       const audit = await evaluatePermission({ domains: [exact] }, callInfo({ toolName: 'other', input: 'https://example.com/' }));
-      h.expect(audit.advisory).toEqual([]);
+      h.expect([audit.advisory, audit.advisoryIncomplete]).toEqual([[], undefined]);
+    });
+
+    h.it('a whole-string URL is read as the URL parser reads it, surrounding space and backslashes included', async () => {
+      h.expect((await evaluate(' https:\\\\example.com\\x ')).advisory).toEqual([exact]);
+    });
+
+    h.it('an unparseable URL is skipped and the scan goes on', async () => {
+      const audit = await evaluate({ a: 'https://[', b: 'https://x.evil.test/' });
+      h.expect([audit.advisory, audit.advisoryIncomplete]).toEqual([[wildcard], undefined]);
+    });
+
+    h.it('reads a URL only up to 4,096 characters', async () => {
+      const host = `${'a.'.repeat(2_100)}evil.test`;
+      h.expect((await evaluate(`https://${host}/`)).advisory).toEqual([]);
+      h.expect((await evaluate(`see https://${host}/`)).advisory).toEqual([]);
+    });
+
+    h.it('reads only own properties, so a polluted prototype adds nothing', async () => {
+      const inherited = Object.create({ url: 'https://example.com/' }) as object;
+      h.expect((await evaluate(inherited)).advisory).toEqual([]);
+    });
+
+    h.it('a throwing getter ends the scan as incomplete, verdict unchanged', async () => {
+      const hostile = { url: 'https://a.evil.test/', deeper: { get boom(): string { throw new Error('trap'); } } };
+      const audit = await evaluate(hostile);
+      h.expect([audit.verdict, audit.advisory, audit.advisoryIncomplete]).toEqual(['allow', [wildcard], true]);
+    });
+
+    h.it('stops walking once every rule matched', async () => {
+      let touched = false;
+      const input = { url: 'https://example.com/', more: { get x(): number { touched = true; return 1; } } };
+      const audit = await evaluatePermission({ domains: [exact] }, callInfo({ toolName: 'fetch_url', input }));
+      h.expect([audit.advisory, touched]).toEqual([[exact], false]);
+    });
+
+    h.it('a scan cut short is still complete once every rule matched', async () => {
+      const wide = ['https://example.com/', ...new Array<string>(20_000).fill('x')];
+      const audit = await evaluatePermission({ domains: [exact] }, callInfo({ toolName: 'fetch_url', input: wide }));
+      h.expect([audit.advisory, audit.advisoryIncomplete]).toEqual([[exact], undefined]);
     });
 
     h.it('scans the input a hook rewrote, not the original', async () => {
@@ -100,8 +139,49 @@ export function domainsSuite(h: SuiteHarness): void {
     h.it('survives a cyclic input', async () => {
       const cyclic: Record<string, unknown> = { url: 'https://example.com/' };
       cyclic['self'] = cyclic;
+      cyclic['again'] = [cyclic];
       const audit = await evaluate(cyclic);
-      h.expect(audit.advisory).toEqual([exact]);
+      h.expect([audit.advisory, audit.advisoryIncomplete]).toEqual([[exact], undefined]);
+    });
+  });
+  h.describe('domain scan budget edges', () => {
+    // The default budget in domains.ts (10,000 values, 1,000,000 characters, 1,000 URL
+    // candidates) pinned at its edges: the last unit it allows is still read, the next is not.
+    const only = async (input: unknown) => {
+      const audit = await evaluatePermission({ domains: [exact] }, callInfo({ toolName: 'fetch_url', input }));
+      return [audit.advisory.length === 1 ? 'matched' : 'missed', audit.advisoryIncomplete === true ? 'incomplete' : 'complete'];
+    };
+    const READ = ['matched', 'complete'];
+    const CUT = ['missed', 'incomplete'];
+    const url = 'https://example.com/ ';
+
+    h.it('characters: 1,000,000 are read, one more is not', async () => {
+      h.expect(await only(url + 'a'.repeat(1_000_000 - url.length))).toEqual(READ);
+      h.expect(await only(url + 'a'.repeat(1_000_001 - url.length))).toEqual(CUT);
+    });
+
+    h.it('URL candidates: the 1,000th is read, the 1,001st is not', async () => {
+      const others = (n: number) => Array.from({ length: n }, (_, i) => `https://h${i}.nowhere.test/`).join(' ');
+      h.expect(await only(`urls: ${others(999)} ${url}`)).toEqual(READ);
+      h.expect(await only(`urls: ${others(1_000)} ${url}`)).toEqual(CUT);
+    });
+
+    h.it('a string that is one URL is one candidate', async () => {
+      const strings = Array.from({ length: 600 }, (_, i) => `https://h${i}.nowhere.test/`);
+      h.expect(await only([...strings, url])).toEqual(READ);
+    });
+
+    h.it('an array is cut where visited plus queued values reach 10,000', async () => {
+      // The outer array and its inner one are two values, the 'x' beside it a third.
+      const inner = (at: number) => Object.assign(new Array<string>(10_000).fill('x'), { [at]: url });
+      h.expect(await only([inner(9_996), 'x'])).toEqual(READ);
+      h.expect(await only([inner(9_997), 'x'])).toEqual(CUT);
+    });
+
+    h.it('an object is cut the same way, each key and value costing one', async () => {
+      const wide = (keys: number) => Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, i === keys - 1 ? url : 'x']));
+      h.expect(await only([wide(4_999)])).toEqual(READ);
+      h.expect(await only([wide(5_000)])).toEqual(CUT);
     });
   });
 }

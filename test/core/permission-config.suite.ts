@@ -6,8 +6,54 @@ import type { SuiteHarness } from './harness.js';
 import { expectConfigError } from './helpers.js';
 import { callInfo, spy } from './permission-helpers.js';
 
+const RISKS = 'one of read, write, network, execute, destructive, undeclared or an array of them';
+const NAMES = 'a tool name or an array of tool names';
+const HOST = "a host such as 'example.com' or '*.example.com'";
+const X40 = 'x'.repeat(40);
+
+/** [config, the whole message]: each names the path at fault and renders what it got. */
+const MESSAGES: ReadonlyArray<readonly [unknown, string]> = [
+  ['strict', `'permissions' must be an object (got "strict")`],
+  [null, "'permissions' must be an object (got null)"],
+  [[], "'permissions' must be an object (got an array)"],
+  [42, "'permissions' must be an object (got 42)"],
+  [true, "'permissions' must be an object (got true)"],
+  [
+    { prest: 'strict' },
+    "unknown key 'permissions.prest' (known: preset, hooks, deny, ask, canUseTool, domains, approvalDeadlineMs, approvalTimeoutDecision)",
+  ],
+  [{ preset: X40 }, `'permissions.preset' must be one of strict, standard, open (got "${X40}")`],
+  [{ preset: `${X40}y` }, `'permissions.preset' must be one of strict, standard, open (got "${X40}…")`],
+  [{ hooks: 'deny' }, `'permissions.hooks' must be an array (got "deny")`],
+  [{ hooks: [{}] }, "'permissions.hooks[0]' must be a function (got object)"],
+  [{ deny: {} }, "'permissions.deny' must be an array (got object)"],
+  [{ ask: [null] }, "'permissions.ask[0]' must be an object naming tool or risk (got null)"],
+  [{ deny: [{ tool: 'a', allow: true }] }, "unknown key 'permissions.deny[0].allow' (known: tool, risk, description)"],
+  [{ ask: [{ tool: 'a', risk: 'read' }] }, "'permissions.ask[0]' must be a rule naming exactly one of tool or risk (got object)"],
+  [{ deny: [{ tool: '' }] }, `'permissions.deny[0].tool' must be ${NAMES} (got "")`],
+  [{ deny: [{ tool: 5 }] }, `'permissions.deny[0].tool' must be ${NAMES} (got 5)`],
+  [{ deny: [{ tool: ['a', ''] }] }, `'permissions.deny[0].tool' must be ${NAMES} (got an array)`],
+  [{ deny: [{ tool: ['a', 5] }] }, `'permissions.deny[0].tool' must be ${NAMES} (got an array)`],
+  [{ deny: [{ risk: ['read', 'harmless'] }] }, `'permissions.deny[0].risk' must be ${RISKS} (got an array)`],
+  [{ ask: [{ risk: 'read', description: 5 }] }, "'permissions.ask[0].description' must be a string (got 5)"],
+  [{ canUseTool: 'allow' }, `'permissions.canUseTool' must be a function (got "allow")`],
+  [{ domains: 'example.com' }, `'permissions.domains' must be an array (got "example.com")`],
+  [{ domains: [null] }, "'permissions.domains[0]' must be an object with tool and domains (got null)"],
+  [{ domains: [{ tool: 'a', domains: [], to: 1 }] }, "unknown key 'permissions.domains[0].to' (known: tool, domains)"],
+  [{ domains: [{ tool: '', domains: [] }] }, `'permissions.domains[0].tool' must be ${NAMES} (got "")`],
+  [{ domains: [{ tool: 'a', domains: 'x.com' }] }, `'permissions.domains[0].domains' must be an array (got "x.com")`],
+  [{ domains: [{ tool: 'a', domains: ['x.com', 5] }] }, `'permissions.domains[0].domains[1]' must be ${HOST} (got 5)`],
+  [{ domains: [{ tool: 'a', domains: ['.'] }] }, `'permissions.domains[0].domains[0]' must be ${HOST} (got ".")`],
+  [{ domains: [{ tool: 'a', domains: ['*.'] }] }, `'permissions.domains[0].domains[0]' must be ${HOST} (got "*.")`],
+  [{ domains: [{ tool: 'a', domains: ['exa<mple.com'] }] }, `'permissions.domains[0].domains[0]' must be ${HOST} (got "exa<mple.com")`],
+  [{ approvalDeadlineMs: 0 }, "'permissions.approvalDeadlineMs' must be a positive, finite number of milliseconds (got 0)"],
+  [{ approvalDeadlineMs: Infinity }, "'permissions.approvalDeadlineMs' must be a positive, finite number of milliseconds (got Infinity)"],
+  [{ approvalDeadlineMs: '10' }, `'permissions.approvalDeadlineMs' must be a positive, finite number of milliseconds (got "10")`],
+  [{ approvalTimeoutDecision: 'ask' }, `'permissions.approvalTimeoutDecision' must be 'deny' or 'allow' (got "ask")`],
+];
+
 export function permissionConfigSuite(h: SuiteHarness): void {
-  const { evaluatePermission, mergePermissionConfigs } = h.lib;
+  const { evaluatePermission, mergePermissionConfigs, validatePermissionConfig } = h.lib;
 
   h.describe('permission config merging', () => {
     h.it('runs engine hooks before profile hooks', async () => {
@@ -57,6 +103,10 @@ export function permissionConfigSuite(h: SuiteHarness): void {
       }
     });
 
+    h.it('a merged config sets only what some scope set', () => {
+      h.expect(Object.keys(mergePermissionConfigs({}, undefined)).sort()).toEqual(['ask', 'deny', 'domains', 'hooks']);
+    });
+
     h.it('the later scope sets approval timing; undefined scopes are skipped', () => {
       const engine = { approvalDeadlineMs: 10, approvalTimeoutDecision: 'allow' as const };
       const merged = mergePermissionConfigs(engine, undefined, { approvalDeadlineMs: 20 });
@@ -89,6 +139,36 @@ export function permissionConfigSuite(h: SuiteHarness): void {
       const configs = [{}, { deny: [{ risk: 'x' }] }] as never;
       const message = await expectConfigError(h, () => evaluatePermission(configs, callInfo()), 'config.invalid_value');
       h.expect(message).toContain('permissions[1].deny[0].risk');
+    });
+  });
+
+  h.describe('permission config validation messages', () => {
+    // Numbered, since two configs may earn the same message and names must be unique.
+    MESSAGES.forEach(([config, message], i) => {
+      h.it(`#${i + 1} says ${message}`, async () => {
+        const code = message.startsWith('unknown key') ? 'config.unknown_key' : 'config.invalid_value';
+        h.expect(await expectConfigError(h, () => validatePermissionConfig(config), code)).toBe(message);
+      });
+    });
+
+    h.it('prefixes paths with the label it is given, permissions by default', async () => {
+      const plain = await expectConfigError(h, () => validatePermissionConfig({ ask: 1 }), 'config.invalid_value');
+      const labelled = await expectConfigError(h, () => validatePermissionConfig({ ask: 1 }, 'profile'), 'config.invalid_value');
+      h.expect([plain, labelled]).toEqual([
+        "'permissions.ask' must be an array (got 1)",
+        "'profile.ask' must be an array (got 1)",
+      ]);
+    });
+
+    h.it('admits the edge values it documents', () => {
+      const fine = [
+        { approvalTimeoutDecision: 'deny' },
+        { approvalTimeoutDecision: 'allow' },
+        { approvalDeadlineMs: 0.5 },
+        { deny: [{ tool: ['a', 'b'], description: 'x' }], ask: [{ risk: ['read', 'undeclared'] }] },
+        { domains: [{ tool: ['a', 'b'], domains: ['Example.COM.', '*.bücher.de'] }] },
+      ];
+      for (const config of fine) h.expect(() => validatePermissionConfig(config)).not.toThrow();
     });
   });
 }

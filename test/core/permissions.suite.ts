@@ -3,8 +3,9 @@
  * every risk class and undeclared × needsApproval), and how preset rules sit after the
  * host's own. The chain's layer order, merging and domain rules have their own suites.
  */
-import type { RiskClass, ToolRisk } from '../../src/core/index.js';
+import type { PermissionPreset, RiskClass, ToolRisk } from '../../src/core/index.js';
 import type { SuiteHarness } from './harness.js';
+import { expectConfigError } from './helpers.js';
 import { callInfo } from './permission-helpers.js';
 
 /** spec/mcp.md's table, transcribed by hand (not derived from the library). */
@@ -65,6 +66,19 @@ export function permissionsSuite(h: SuiteHarness): void {
     h.it('an unknown risk label counts as undeclared', async () => {
       const audit = await evaluatePermission({ deny: [{ risk: 'undeclared' }] }, callInfo({ risk: 'harmless' as ToolRisk }));
       h.expect(audit.verdict).toBe('deny');
+    });
+
+    h.it('a tool rule names one whole tool, never a part of one', async () => {
+      const audit = await evaluatePermission({ deny: [{ tool: 'gh_create_comment_v2' }] }, callInfo());
+      h.expect(audit.verdict).toBe('allow');
+    });
+
+    h.it('refuses an unknown preset, saying what it was given', async () => {
+      const refuse = (preset: unknown) =>
+        expectConfigError(h, () => compilePermissionPreset(preset as PermissionPreset), 'config.invalid_value');
+      h.expect(await refuse('lax')).toBe('permission preset must be one of strict, standard, open (got "lax")');
+      h.expect(await refuse(3)).toContain('(got number)');
+      h.expect(await refuse('x'.repeat(100))).toContain(`(got "${'x'.repeat(40)}")`);
     });
 
     h.it('rules match final names and risk classes, one or a list', async () => {

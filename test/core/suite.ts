@@ -17,6 +17,7 @@ import { importedPolicySuite } from './imported-policy.suite.js';
 import { lifecycleSuite } from './lifecycle.suite.js';
 import { patternSuite } from './pattern.suite.js';
 import { permissionConfigSuite } from './permission-config.suite.js';
+import { permissionReasonsSuite } from './permission-reasons.suite.js';
 import { permissionsSuite } from './permissions.suite.js';
 import { schemaSuite } from './schema.suite.js';
 import { secretsSuite } from './secrets.suite.js';
@@ -37,6 +38,7 @@ export function coreSuite(h: SuiteHarness): void {
   validationBudgetSuite(h);
   permissionsSuite(h);
   chainSuite(h);
+  permissionReasonsSuite(h);
   importedPolicySuite(h);
   permissionConfigSuite(h);
   domainsSuite(h);

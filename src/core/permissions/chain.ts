@@ -19,7 +19,7 @@ import { quoteName } from '../tools/names.js';
 import { scanDomains } from './domains.js';
 import { mergePermissionConfigs } from './merge.js';
 import { presetOfRule } from './presets.js';
-import { describeRule, findMatchingRule, type RuleTarget } from './rules.js';
+import { describeRule, findMatchingRule } from './rules.js';
 import type {
   PermissionConfig,
   PermissionDecision,
@@ -106,7 +106,6 @@ export async function evaluatePermission(
 ): Promise<PermissionEvaluation> {
   const policy = mergePermissionConfigs(...(isConfigList(config) ? config : [config]));
   const tool = quoteName(call.toolName);
-  const target: RuleTarget = { toolName: call.toolName, ...(call.risk === undefined ? {} : { risk: call.risk }) };
   let input = call.input;
   // Each callback gets a fresh frozen view, so one cannot swap the input another one sees.
   const view = (): ToolCallInfo => Object.freeze({ ...call, input });
@@ -117,7 +116,7 @@ export async function evaluatePermission(
     reason: string,
     rule?: PermissionRule,
   ): PermissionEvaluation => {
-    const scan = scanDomains(policy.domains ?? [], call.toolName, input);
+    const scan = scanDomains(policy.domains, call.toolName, input);
     const preset = rule === undefined ? undefined : presetOfRule(rule);
     return Object.freeze({
       verdict,
@@ -137,8 +136,7 @@ export async function evaluatePermission(
         ? `${by} denied tool ${tool}`
         : `${by} asks approval for tool ${tool}`;
 
-  const hooks = policy.hooks ?? [];
-  for (const [index, hook] of hooks.entries()) {
+  for (const [index, hook] of policy.hooks.entries()) {
     const label = `permission hook #${index + 1}`;
     const outcome = await consult(label, () => hook(view()), input, call.signal);
     if (outcome.kind === 'fail') return finish('deny', 'hook', outcome.reason);
@@ -148,11 +146,11 @@ export async function evaluatePermission(
     }
   }
 
-  const denyRule = findMatchingRule(policy.deny ?? [], target);
+  const denyRule = findMatchingRule(policy.deny, call);
   if (denyRule !== undefined) {
     return finish('deny', 'deny-rule', `tool ${tool} is denied by policy (${describeRule(denyRule)})`, denyRule);
   }
-  const askRule = findMatchingRule(policy.ask ?? [], target);
+  const askRule = findMatchingRule(policy.ask, call);
   if (askRule !== undefined) {
     return finish('ask', 'ask-rule', `tool ${tool} needs approval (${describeRule(askRule)})`, askRule);
   }

@@ -47,9 +47,10 @@ export type DomainPattern = { readonly exact: string } | { readonly suffix: stri
 export function parseDomainPattern(pattern: string): DomainPattern | undefined {
   const wildcard = pattern.startsWith('*.');
   const bare = wildcard ? pattern.slice(2) : pattern;
-  if (bare === '' || /[\s/:@?#\\[\]*%]/.test(bare)) return undefined;
+  if (/[\s/:@?#\\[\]*%]/.test(bare)) return undefined;
   let host: string;
   try {
+    // An empty host (`''`, `'*.'`) is refused by the parser itself.
     host = normalizeHost(new URL(`http://${bare}/`).hostname);
   } catch {
     return undefined;
@@ -58,9 +59,9 @@ export function parseDomainPattern(pattern: string): DomainPattern | undefined {
   return wildcard ? { suffix: `.${host}` } : { exact: host };
 }
 
+/** The URL parser already lowercased an http(s) host and converted IDN; only the trailing dot remains. */
 function normalizeHost(hostname: string): string {
-  const lower = hostname.toLowerCase();
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+  return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
 }
 
 function hostMatches(pattern: DomainPattern, host: string): boolean {
@@ -83,18 +84,20 @@ function* urlCandidates(text: string): Generator<string> {
   }
 }
 
-/** A loop, not a `[…]+$` regex: that one backtracks quadratically on long punctuation runs. */
+/**
+ * A loop, not a `[…]+$` regex: that one backtracks quadratically on long punctuation runs.
+ * It stops at the start by itself, where `candidate[-1]` is undefined and not punctuation.
+ */
 function trimTrailingPunctuation(candidate: string): string {
   let end = candidate.length;
-  while (end > 0 && TRAILING_PUNCTUATION.has(candidate[end - 1] as string)) end -= 1;
+  while (TRAILING_PUNCTUATION.has(candidate[end - 1] as string)) end -= 1;
   return candidate.slice(0, end);
 }
 
+/** Every candidate starts with `http:` or `https:`, so whatever parses is an http(s) URL. */
 function httpHost(candidate: string): string | undefined {
   try {
-    const url = new URL(candidate);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    return normalizeHost(url.hostname);
+    return normalizeHost(new URL(candidate).hostname);
   } catch {
     return undefined;
   }
@@ -110,8 +113,6 @@ export function scanDomains(
   const live = [...new Set(rules)]
     .filter((rule) => namesInclude(rule.tool, toolName))
     .map((rule) => ({ rule, patterns: rule.domains.map(parseDomainPattern).filter((p) => p !== undefined) }));
-  // No rule applies to this tool: nothing to look for, so the input is never walked.
-  if (live.length === 0) return { matched: [], complete: true };
 
   const matched = new Set<DomainRule>();
   let nodes = 0;
@@ -141,9 +142,10 @@ export function scanDomains(
   const seen = new Set<object>();
   let complete = true;
   try {
-    // Stops early once every live rule matched: nothing further could change the result.
+    // Stops early once every live rule matched (at once when no rule applies to this tool):
+    // nothing further could change the result.
     while (head < queue.length && matched.size < live.length) {
-      if (++nodes > budget.maxNodes) return finish(false);
+      nodes += 1;
       const next = queue[head];
       queue[head] = undefined; // let visited subtrees be collected
       head += 1;
@@ -153,8 +155,9 @@ export function scanDomains(
       }
       if (typeof next !== 'object' || next === null || seen.has(next)) continue;
       seen.add(next);
-      // Never queue more than the node budget could still visit, so one huge array cannot
-      // make the walk allocate without bound before the budget is even checked.
+      // Never queue more than the node budget could still visit: visited plus queued stays
+      // within maxNodes, which is what bounds the walk (and keeps one huge array from making
+      // it allocate without bound).
       const room = (): number => budget.maxNodes - nodes - (queue.length - head);
       if (Array.isArray(next)) {
         const take = Math.min(next.length, Math.max(room(), 0));

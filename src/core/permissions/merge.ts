@@ -24,10 +24,18 @@ import { compilePermissionPreset } from './presets.js';
 import type { CanUseTool, DomainRule, PermissionConfig, PermissionHook, PermissionRule } from './types.js';
 import { validatePermissionConfig } from './validate.js';
 
+/** A merged config always carries every list (possibly empty), so readers need no fallback. */
+export interface MergedPermissionConfig extends PermissionConfig {
+  readonly hooks: readonly PermissionHook[];
+  readonly deny: readonly PermissionRule[];
+  readonly ask: readonly PermissionRule[];
+  readonly domains: readonly DomainRule[];
+}
+
 /** Engine first. `undefined` entries are skipped, so optional scopes can be passed as-is. */
 export function mergePermissionConfigs(
   ...configs: ReadonlyArray<PermissionConfig | undefined>
-): PermissionConfig {
+): MergedPermissionConfig {
   const hooks: PermissionHook[] = [];
   const deny: PermissionRule[] = [];
   const ask: PermissionRule[] = [];

@@ -30,12 +30,9 @@ export function namesInclude(pattern: string | readonly string[], name: string):
 
 export function ruleMatches(rule: PermissionRule, target: RuleTarget): boolean {
   if (rule.tool !== undefined) return namesInclude(rule.tool, target.toolName);
-  if (rule.risk !== undefined) {
-    const cls = riskClassOf(target.risk);
-    return typeof rule.risk === 'string' ? rule.risk === cls : rule.risk.includes(cls);
-  }
-  // Unreachable for a validated config; a rule naming nothing matches nothing.
-  return false;
+  // Otherwise a risk rule: validation admits only rules naming exactly one of the two.
+  const cls = riskClassOf(target.risk);
+  return typeof rule.risk === 'string' ? rule.risk === cls : rule.risk.includes(cls);
 }
 
 /** The first rule that matches, in order, so the audit names the earliest (most specific) one. */
@@ -54,6 +51,6 @@ export function findMatchingRule(
 export function describeRule(rule: PermissionRule): string {
   const list = (v: string | readonly string[]): string =>
     typeof v === 'string' ? v : v.length === 1 ? (v[0] ?? '') : `[${v.join(', ')}]`;
-  const target = rule.tool !== undefined ? `tool ${list(rule.tool)}` : `risk ${list(rule.risk ?? [])}`;
+  const target = rule.tool !== undefined ? `tool ${list(rule.tool)}` : `risk ${list(rule.risk)}`;
   return rule.description === undefined ? target : `${target}: ${rule.description}`;
 }
