@@ -54,6 +54,44 @@ export function canonicalJsonSuite(h: SuiteHarness): void {
       for (const value of values) await expectConfigError(h, () => canonicalJson(value), 'json.invalid_value');
     });
 
+    h.it('sorts keys given in any order, shorter prefixes first', () => {
+      const keys = ['b', 'ab', 'a', 'B', 'aa', '_', '1', 'ba'];
+      const expected = '{"1":0,"B":0,"_":0,"a":0,"aa":0,"ab":0,"b":0,"ba":0}';
+      for (const order of [keys, [...keys].reverse(), [...keys].sort()]) {
+        h.expect(canonicalJson(Object.fromEntries(order.map((k) => [k, 0])))).toBe(expected);
+      }
+    });
+
+    h.it('accepts an object without a prototype as a plain object', () => {
+      const bare = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: [true, null] });
+      h.expect(canonicalJson(bare)).toBe('{"a":[true,null],"b":1}');
+    });
+
+    h.it('says what the refused value is, at which path', async () => {
+      const cases: ReadonlyArray<readonly [unknown, string]> = [
+        [Number.NaN, '$ is NaN, which JSON cannot represent'],
+        [{ a: -Infinity }, '$.a is -Infinity, which JSON cannot represent'],
+        [undefined, '$ is undefined, which is not a JSON value'],
+        [[undefined], '$[0] is undefined, which is not a JSON value'],
+        [{ f: () => 1 }, '$.f is a function, which is not a JSON value'],
+        [[1n], '$[0] is a bigint, which is not a JSON value'],
+        [{ when: [new Date(0)] }, '$.when[0] is a class instance, not a plain JSON object'],
+      ];
+      for (const [value, expected] of cases) {
+        h.expect(await expectConfigError(h, () => canonicalJson(value), 'json.invalid_value')).toBe(`cannot write canonical JSON: ${expected}`);
+      }
+    });
+
+    h.it('cuts a key in the path short after 40 characters', async () => {
+      const at40 = 'k'.repeat(40);
+      h.expect(await expectConfigError(h, () => canonicalJson({ [at40]: { 'x y': Number.NaN } }), 'json.invalid_value')).toBe(
+        `cannot write canonical JSON: $.${at40}["x y"] is NaN, which JSON cannot represent`,
+      );
+      h.expect(await expectConfigError(h, () => canonicalJson({ [`${at40}more`]: Number.NaN }), 'json.invalid_value')).toBe(
+        `cannot write canonical JSON: $["${at40}…"] is NaN, which JSON cannot represent`,
+      );
+    });
+
     h.it('refuses a cycle but writes a shared subtree once per reference', async () => {
       const shared = { k: 1 };
       h.expect(canonicalJson({ a: shared, b: [shared] })).toBe('{"a":{"k":1},"b":[{"k":1}]}');

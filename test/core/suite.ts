@@ -2,11 +2,13 @@
  * The shared core suite: written once, run by every runtime project (Node, Chromium and
  * workerd) against the entry that runtime imports. Each part is its own file.
  */
+import { attestationSuite } from './attestation.suite.js';
 import { boundsSuite } from './bounds.suite.js';
 import { byteSizeSuite } from './byte-size.suite.js';
 import { canonicalJsonSuite } from './canonical-json.suite.js';
 import { chainSuite } from './chain.suite.js';
 import { configSuite } from './config.suite.js';
+import { dispatchSuite } from './dispatch.suite.js';
 import { domainsSuite } from './domains.suite.js';
 import type { SuiteHarness } from './harness.js';
 import { hashSuite } from './hash.suite.js';
@@ -19,9 +21,11 @@ import { patternSuite } from './pattern.suite.js';
 import { permissionConfigSuite } from './permission-config.suite.js';
 import { permissionReasonsSuite } from './permission-reasons.suite.js';
 import { permissionsSuite } from './permissions.suite.js';
+import { resolveRefusalsSuite } from './resolve-refusals.suite.js';
 import { schemaSuite } from './schema.suite.js';
 import { secretsSuite } from './secrets.suite.js';
 import { sweepSuite } from './sweep.suite.js';
+import { toolDefSuite } from './tool-def.suite.js';
 import { toolsetSuite } from './toolset.suite.js';
 import { validationBudgetSuite } from './validation-budget.suite.js';
 
@@ -44,7 +48,11 @@ export function coreSuite(h: SuiteHarness): void {
   domainsSuite(h);
   canonicalJsonSuite(h);
   hashSuite(h);
+  attestationSuite(h);
+  toolDefSuite(h);
   toolsetSuite(h);
+  resolveRefusalsSuite(h);
+  dispatchSuite(h);
   hostileWireSuite(h);
   secretsSuite(h);
 }

@@ -61,9 +61,9 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
     const reason = audit.reason ?? `denied by the ${audit.layer} layer`;
     return { status: 'done', result: errorResult(call, tool.name, 'denied', `permission denied: ${reason}`), audit, input };
   }
-  // A hook may have rewritten the input, or edited it in place; what runs must still
-  // satisfy the schema.
-  if (input !== call.input || hasCallbacks(options.permissions)) {
+  // A hook or canUseTool may have rewritten the input, or edited it in place (nothing else
+  // in the chain touches it); what runs must still satisfy the schema.
+  if (hasCallbacks(options.permissions)) {
     const rechecked = validators.input.validate(input);
     if (!rechecked.valid) {
       const message = describeIssues(`the arguments for ${tool.name}, as a permission hook rewrote them, are invalid`, rechecked.issues);

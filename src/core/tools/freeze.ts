@@ -5,10 +5,11 @@
 export function deepFreeze<T>(value: T): T {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next !== 'object' || next === null || Object.isFrozen(next)) continue;
+    const next = pending.pop() as Record<PropertyKey, unknown>;
+    // Primitives and null count as frozen, so only an object not yet frozen gets past here.
+    if (Object.isFrozen(next)) continue;
     Object.freeze(next);
-    for (const key of Reflect.ownKeys(next)) pending.push((next as Record<PropertyKey, unknown>)[key]);
+    for (const key of Reflect.ownKeys(next)) pending.push(next[key]);
   }
   return value;
 }

@@ -25,24 +25,19 @@ export type ToolContract = Pick<ToolDef, 'name' | 'description' | 'parameters' |
 /** What `authorityHash` reads from a tool; any ToolDef qualifies. */
 export type ToolAuthority = Pick<ToolDef, 'name' | 'needsApproval' | 'risk'>;
 
-/** The contract tuple of one tool, with only the fields that are present. */
+/**
+ * The contract tuple of one tool. An absent field stays `undefined` here, and canonical JSON
+ * omits such a member, which is what makes it absent from the hashed bytes (never `null`).
+ */
 export function contractTuple(tool: ToolContract): Record<string, unknown> {
-  return {
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
-    ...(tool.version === undefined ? {} : { version: tool.version }),
-  };
+  const { name, description, parameters, outputSchema, version } = tool;
+  return { name, description, parameters, outputSchema, version };
 }
 
-/** The authority tuple of one tool, with only the fields that are present. */
+/** The authority tuple of one tool; an absent `risk` is omitted as in contractTuple. */
 export function authorityTuple(tool: ToolAuthority): Record<string, unknown> {
-  return {
-    name: tool.name,
-    needsApproval: tool.needsApproval,
-    ...(tool.risk === undefined ? {} : { risk: tool.risk }),
-  };
+  const { name, needsApproval, risk } = tool;
+  return { name, needsApproval, risk };
 }
 
 /**
@@ -52,11 +47,10 @@ export function authorityTuple(tool: ToolAuthority): Record<string, unknown> {
  */
 export function sortByName<T extends { readonly name: string }>(tools: readonly T[]): T[] {
   const sorted = [...tools].sort((a, b) => compareCodeUnits(a.name, b.name));
-  for (let i = 1; i < sorted.length; i += 1) {
-    const name = sorted[i]?.name;
-    if (name !== undefined && name === sorted[i - 1]?.name) {
-      throw new ConfigError('tool.duplicate_name', `cannot hash a toolset with two tools named ${quoteName(name)}`);
-    }
+  let previous: string | undefined;
+  for (const { name } of sorted) {
+    if (name === previous) throw new ConfigError('tool.duplicate_name', `cannot hash a toolset with two tools named ${quoteName(name)}`);
+    previous = name;
   }
   return sorted;
 }
