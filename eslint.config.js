@@ -112,10 +112,19 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.worker } },
     rules: neutralRules,
   },
-  {
-    // The core is what every entry shares; it must not reach into a platform entry
-    // (that would drag stdio into the edge build, or edge-only code into Node).
-    files: ['src/core/**/*.ts'],
+  ...coreFloors(),
+);
+
+/**
+ * src/core is layered, lowest first: the files at its root (errors, async), then each folder
+ * below. A folder may import the root and the folders before it, never one after it, so that
+ * the bus cannot come to depend on the engine built over it (or the chain on a transport).
+ */
+function coreFloors() {
+  const floors = ['tools', 'schema', 'permissions', 'mcp', 'bus', 'engine'];
+  const restrict = (files, above, ignores = []) => ({
+    files,
+    ignores,
     rules: {
       'no-restricted-imports': [
         'error',
@@ -124,12 +133,28 @@ export default tseslint.config(
           patterns: [
             ...nodeOnlyImports.patterns,
             {
-              regex: '^(\\.\\./)+(src/)?(node|edge)(/|$)',
-              message: 'src/core must not import from src/node or src/edge; they import the core.',
+              // The core is what every entry shares; reaching into one would drag stdio into
+              // the edge build, or edge-only code into Node.
+              regex: '^(\\.\\./)+(src/)?(node|edge|testing)(/|$)',
+              message: 'src/core must not import from src/node, src/edge or src/testing; they import the core.',
             },
+            ...(above.length === 0
+              ? []
+              : [
+                  {
+                    regex: `^(\\.\\./|\\./)+(${above.join('|')})/`,
+                    message: `Layering: src/core floors run ${floors.join(' → ')}; a floor imports only the ones before it.`,
+                  },
+                ]),
           ],
         },
       ],
     },
-  },
-);
+  });
+  return [
+    // index.ts is the barrel over every floor, not a floor.
+    restrict(['src/core/*.ts'], floors, ['src/core/index.ts']),
+    restrict(['src/core/index.ts'], []),
+    ...floors.map((floor, i) => restrict([`src/core/${floor}/**/*.ts`], floors.slice(i + 1))),
+  ];
+}

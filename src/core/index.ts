@@ -34,13 +34,13 @@ export type {
 } from './mcp/config-types.js';
 export type { Mcp } from './mcp/source.js';
 export type { McpBounds, McpTimeouts } from './mcp/bounds.js';
-export { tool, type ToolSpec } from './tools/tool.js';
+export { tool, type ToolSpec } from './bus/tool.js';
 export type { SchemaSpec, StandardJsonSchemaCarrier, ZodLike } from './schema/schema-spec.js';
-export { resolveToolset, type ResolvedToolset, type ResolveOptions, type ToolsOption } from './tools/resolve.js';
-export { dispatchTool, type DispatchOutcome, type DispatchOptions, type ToolCall } from './tools/dispatch.js';
+export { resolveToolset, type ResolvedToolset, type ResolveOptions, type ToolsOption } from './bus/resolve.js';
+export { dispatchTool, type DispatchOutcome, type DispatchOptions, type ToolCall } from './bus/dispatch.js';
 export { MAX_SCHEMA_DEPTH, MAX_INSTANCE_DEPTH } from './schema/limits.js';
 export { canonicalJson } from './tools/canonical-json.js';
-export { toolsetHash, authorityHash, type ToolContract, type ToolAuthority } from './tools/toolset-hash.js';
+export { toolsetHash, authorityHash, type ToolContract, type ToolAuthority } from './bus/toolset-hash.js';
 export {
   attestToolset,
   checkToolsetAttestation,
@@ -50,7 +50,7 @@ export {
   type AttestedTool,
   type AttestableToolset,
   type ChangedTool,
-} from './tools/attestation.js';
+} from './bus/attestation.js';
 export type {
   Verdict,
   RiskClass,

@@ -14,8 +14,8 @@
  * runtime, and a second, synchronous SHA-256 implementation is not worth carrying.
  */
 import { ConfigError } from '../errors.js';
-import { canonicalJson } from './canonical-json.js';
-import { quoteName } from './names.js';
+import { canonicalJson } from '../tools/canonical-json.js';
+import { quoteName } from '../tools/names.js';
 import {
   authorityTuple,
   contractTuple,

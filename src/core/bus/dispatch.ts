@@ -10,10 +10,10 @@ import { evaluatePermission } from '../permissions/chain.js';
 import type { PermissionAudit, PermissionConfig } from '../permissions/types.js';
 import { admitTool } from '../schema/admitted-tools.js';
 import { describeIssues } from '../schema/validate.js';
-import { quoteName } from './names.js';
+import { quoteName } from '../tools/names.js';
 import type { ResolvedToolset } from './resolve.js';
-import { toToolResult } from './tool-error.js';
-import type { ToolDef, ToolErrorReason, ToolResult } from './types.js';
+import { toToolResult } from '../tools/tool-error.js';
+import type { ToolDef, ToolErrorReason, ToolResult } from '../tools/types.js';
 
 export interface ToolCall {
   readonly id: string;

@@ -7,9 +7,9 @@
  */
 import { ConfigError, RulvarError, SourceError, describeCause } from '../errors.js';
 import { admitTool } from '../schema/admitted-tools.js';
-import { assertToolName, quoteName } from './names.js';
+import { assertToolName, quoteName } from '../tools/names.js';
 import { authorityHash, toolsetHash } from './toolset-hash.js';
-import type { ToolDef, ToolSource, ToolSourceSession } from './types.js';
+import type { ToolDef, ToolSource, ToolSourceSession } from '../tools/types.js';
 
 export type ToolsOption = ReadonlyArray<ToolDef | ToolSource | string>;
 

@@ -7,9 +7,9 @@ import { ConfigError } from '../errors.js';
 import { admitSchema } from '../schema/admission.js';
 import { rememberAdmitted } from '../schema/admitted-tools.js';
 import { deepFreeze } from './freeze.js';
-import { assertToolName, quoteName } from './names.js';
+import { assertToolName, quoteName } from '../tools/names.js';
 import { toJsonSchema, type SchemaSpec } from '../schema/schema-spec.js';
-import { TOOL_RISKS, type ToolContext, type ToolDef, type ToolRisk } from './types.js';
+import { TOOL_RISKS, type ToolContext, type ToolDef, type ToolRisk } from '../tools/types.js';
 
 export interface ToolSpec<Input = unknown, Output = unknown> {
   readonly name: string;

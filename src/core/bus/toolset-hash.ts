@@ -15,9 +15,9 @@
  * an MCP tool (which has no `version`) hashes the same as a native tool without one.
  */
 import { ConfigError } from '../errors.js';
-import { canonicalJson, compareCodeUnits } from './canonical-json.js';
-import { quoteName } from './names.js';
-import type { ToolDef } from './types.js';
+import { canonicalJson, compareCodeUnits } from '../tools/canonical-json.js';
+import { quoteName } from '../tools/names.js';
+import type { ToolDef } from '../tools/types.js';
 
 /** What `toolsetHash` reads from a tool; any ToolDef qualifies. */
 export type ToolContract = Pick<ToolDef, 'name' | 'description' | 'parameters' | 'outputSchema' | 'version'>;
