@@ -33,7 +33,21 @@ export type RulvarErrorCode =
   | 'source.closed'
   | 'source.cancelled'
   | 'source.protocol'
-  | 'http.header_hook';
+  | 'http.header_hook'
+  | 'model.unknown_adapter'
+  | 'model.failed'
+  | 'agent.unknown_type'
+  | 'agent.max_turns'
+  | 'workflow.failed'
+  | 'step.duplicate_name'
+  | 'run.aborted'
+  | 'journal.run_exists'
+  | 'journal.unknown_run'
+  | 'journal.workflow_mismatch'
+  | 'journal.args_mismatch'
+  | 'journal.conflict'
+  | 'journal.corrupt'
+  | 'journal.unavailable';
 
 export interface RulvarErrorOptions {
   readonly cause?: unknown;

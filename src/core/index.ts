@@ -34,7 +34,7 @@ export type {
 } from './mcp/config-types.js';
 export type { Mcp } from './mcp/source.js';
 export type { McpBounds, McpTimeouts } from './mcp/bounds.js';
-export { tool, type ToolSpec } from './bus/tool.js';
+export { tool, type NativeToolSpec } from './bus/tool.js';
 export type { SchemaSpec, StandardJsonSchemaCarrier, ZodLike } from './schema/schema-spec.js';
 export { resolveToolset, type ResolvedToolset, type ResolveOptions, type ToolsOption } from './bus/resolve.js';
 export { dispatchTool, type DispatchOutcome, type DispatchOptions, type ToolCall } from './bus/dispatch.js';
@@ -70,3 +70,28 @@ export { compilePermissionPreset, PERMISSION_PRESETS } from './permissions/prese
 export { mergePermissionConfigs } from './permissions/merge.js';
 export { validatePermissionConfig } from './permissions/validate.js';
 export { evaluatePermission } from './permissions/chain.js';
+export type { ToolCallPart, Message, ToolSpec, ModelRequest, ModelResponse, ModelAdapter, StopReason } from './engine/model.js';
+export type { JournalEntry, JournalEntryType, JournalStore, ResolvedBy } from './engine/journal.js';
+export { JOURNAL_FORMAT } from './engine/journal.js';
+export { memoryJournal } from './engine/memory-journal.js';
+export type { EngineEvents, EngineEventName, EngineListener } from './engine/events.js';
+export type {
+  AgentProfile,
+  AgentOptions,
+  AgentResult,
+  ApprovalDecision,
+  Engine,
+  EngineOptions,
+  PendingApproval,
+  ResolveOptions as ApprovalResolveOptions,
+  ResumeOptions,
+  RetryPolicy,
+  RunHandle,
+  RunOptions,
+  RunOutcome,
+  Workflow,
+  WorkflowContext,
+} from './engine/types.js';
+export { createEngine } from './engine/engine.js';
+export { defineWorkflow } from './engine/workflow.js';
+export { runApprovedCall } from './bus/dispatch.js';

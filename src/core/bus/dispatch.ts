@@ -74,6 +74,18 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
   return { status: 'done', result: checkOutput(tool, result, validators.output), audit, input };
 }
 
+/**
+ * Runs a call a human already approved, with the input journaled at ask time: no schema
+ * check of the arguments and no chain (both ran before the ask), the output still checked.
+ * For the engine, which resumes asks; a host holding an `ask` outcome may use it the same way.
+ */
+export async function runApprovedCall(toolset: ResolvedToolset, call: ToolCall, input: unknown, signal?: AbortSignal): Promise<ToolResult> {
+  const tool = toolset.get(call.name);
+  if (tool === undefined) return errorResult(call, call.name, 'invalid_input', `there is no tool named ${quoteName(call.name)}`);
+  const result = await execute(tool, call, input, signal ?? signalThatNeverAborts());
+  return checkOutput(tool, result, admitTool(tool, 'dispatchTool').output);
+}
+
 async function execute(tool: ToolDef, call: ToolCall, input: unknown, signal: AbortSignal): Promise<ToolResult> {
   try {
     const value = await tool.execute(input, { callId: call.id, toolName: tool.name, signal });

@@ -11,7 +11,7 @@ import { assertToolName, quoteName } from '../tools/names.js';
 import { toJsonSchema, type SchemaSpec } from '../schema/schema-spec.js';
 import { TOOL_RISKS, type ToolContext, type ToolDef, type ToolRisk } from '../tools/types.js';
 
-export interface ToolSpec<Input = unknown, Output = unknown> {
+export interface NativeToolSpec<Input = unknown, Output = unknown> {
   readonly name: string;
   readonly description: string;
   /** The input: bare JSON Schema (draft 2020-12 subset), a zod schema, or a Standard Schema. */
@@ -24,7 +24,7 @@ export interface ToolSpec<Input = unknown, Output = unknown> {
   execute(input: Input, ctx: ToolContext): Output | Promise<Output>;
 }
 
-export function tool<Input = unknown, Output = unknown>(spec: ToolSpec<Input, Output>): ToolDef {
+export function tool<Input = unknown, Output = unknown>(spec: NativeToolSpec<Input, Output>): ToolDef {
   if (typeof spec !== 'object' || spec === null) throw new ConfigError('config.invalid_value', 'tool(): the spec must be an object');
   const origin = `tool(${typeof spec.name === 'string' ? quoteName(spec.name) : '?'})`;
   if (typeof spec.name !== 'string') throw new ConfigError('tool.invalid_name', `${origin}: 'name' must be a string`);

@@ -1,0 +1,83 @@
+/**
+ * Approvals: what a decision means, what a pending approval shows, and resolving one on a run
+ * no handle of this engine is executing. Anything but an explicit allow is a deny, and never a
+ * throw; the first resolution journaled wins and every later one returns false.
+ */
+import { RulvarError, cutText } from '../errors.js';
+import type { JournalEntry, JournalStore, ResolvedBy } from './journal.js';
+import { RunLog, entry } from './run-log.js';
+import type { ApprovalDecision, PendingApproval, ResolveOptions } from './types.js';
+
+export interface Resolution {
+  readonly decision: 'allow' | 'deny';
+  readonly by: ResolvedBy;
+  readonly reason?: string;
+}
+
+/** Longest host-written reason kept; a model reads it, so it informs rather than floods. */
+const MAX_REASON_CHARS = 2_000;
+
+export function normalizeDecision(decision: ApprovalDecision | unknown, options: ResolveOptions | undefined): Resolution {
+  const allow = decision === 'allow' || (isRecord(decision) && decision.decision === 'allow');
+  const ownReason = isRecord(decision) && typeof decision.reason === 'string' ? decision.reason : undefined;
+  const reason = ownReason ?? (typeof options?.reason === 'string' ? options.reason : undefined);
+  return {
+    decision: allow ? 'allow' : 'deny',
+    by: options?.by === 'operator' ? 'operator' : 'external',
+    ...(reason === undefined ? {} : { reason: cutText(reason, MAX_REASON_CHARS) }),
+  };
+}
+
+export function pendingOf(runId: string, approval: Extract<JournalEntry, { type: 'approval' }>): PendingApproval {
+  return {
+    key: approval.key,
+    runId,
+    toolName: approval.toolName,
+    input: approval.input,
+    audit: approval.audit,
+    ...(approval.deadlineAt === undefined ? {} : { deadlineAt: approval.deadlineAt }),
+  };
+}
+
+/** Approvals of a journal that no resolution has closed, in the order they were asked. */
+export function openApprovals(log: RunLog): PendingApproval[] {
+  return [...log.approvals.values()].filter((a) => !log.resolutions.has(a.key)).map((a) => pendingOf(log.runId, a));
+}
+
+export async function loadExisting(store: JournalStore, runId: string): Promise<RunLog> {
+  const log = await RunLog.load(store, runId);
+  if (log.size === 0) throw new RulvarError('journal.unknown_run', `there is no journaled run ${JSON.stringify(runId)}`);
+  return log;
+}
+
+/** Attempts before giving up on a run whose journal keeps moving under us. */
+const CONFLICT_RETRIES = 8;
+
+/**
+ * Resolves an approval of a run this engine is not executing: load, check, append. A conflict
+ * means someone else wrote first (maybe a resolution of the same key), so it loads again and
+ * re-checks rather than overwriting anything.
+ */
+export async function resolveSettled(
+  store: JournalStore,
+  runId: string,
+  key: string,
+  decision: ApprovalDecision,
+  options: ResolveOptions | undefined,
+): Promise<{ resolved: false } | { resolved: true; resolution: Resolution }> {
+  for (let attempt = 0; ; attempt += 1) {
+    const log = await loadExisting(store, runId);
+    if (!log.approvals.has(key) || log.resolutions.has(key)) return { resolved: false };
+    const resolution = normalizeDecision(decision, options);
+    try {
+      await log.write(entry({ type: 'resolution', key, ...resolution, at: new Date().toISOString() }));
+      return { resolved: true, resolution };
+    } catch (error) {
+      if (!(RulvarError.is(error) && error.code === 'journal.conflict') || attempt >= CONFLICT_RETRIES) throw error;
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}

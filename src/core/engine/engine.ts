@@ -1,0 +1,135 @@
+/**
+ * `createEngine`: runs workflows over a journal. `run` and `resume` return their handle at
+ * once and report every refusal through it; both execute the workflow the same way, since a
+ * fresh run is a resume of an empty journal. Resolutions go to the live run when this engine
+ * is executing it, otherwise straight to the journal.
+ */
+import { ConfigError, RulvarError, describeCause } from '../errors.js';
+import { canonicalJson } from '../tools/canonical-json.js';
+import { loadExisting, openApprovals, resolveSettled } from './approvals.js';
+import { Emitter } from './events.js';
+import { jsonClone } from './json-safe.js';
+import { LiveRun } from './live-run.js';
+import { memoryJournal } from './memory-journal.js';
+import type { ModelAdapter } from './model.js';
+import { RunLog, entry } from './run-log.js';
+import type { ApprovalDecision, Engine, EngineOptions, ResolveOptions, RunHandle, RunOutcome, Workflow } from './types.js';
+import { createContext } from './workflow.js';
+
+export function createEngine(options: EngineOptions): Engine {
+  const adapters = indexAdapters(options?.adapters);
+  const store = options.journal ?? memoryJournal();
+  const engineEvents = new Emitter();
+  const live = new Map<string, LiveRun>();
+  // One engine resolving one settled run does so in order, so its own calls never conflict.
+  const resolving = new Map<string, Promise<unknown>>();
+
+  const resolveOffline = (runId: string, key: string, decision: ApprovalDecision, opts: ResolveOptions | undefined): Promise<boolean> => {
+    const previous = resolving.get(runId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const outcome = await resolveSettled(store, runId, key, decision, opts);
+      if (outcome.resolved) engineEvents.emit('approval:resolved', { runId, key, ...outcome.resolution });
+      return outcome.resolved;
+    });
+    const tail = next.catch(() => undefined);
+    resolving.set(runId, tail);
+    void tail.then(() => resolving.get(runId) === tail && resolving.delete(runId));
+    return next;
+  };
+
+  const start = <A, T>(workflow: Workflow<A, T>, runId: string, signal: AbortSignal | undefined, prepare: (log: RunLog) => Promise<{ args: A } | RunOutcome>): RunHandle<T> => {
+    const run = new LiveRun(runId, workflow?.name, (key, decision, opts) => resolveOffline(runId, key, decision, opts));
+    const follow = () => run.settle({ status: 'failed', error: new RulvarError('run.aborted', `run ${runId} was aborted`) });
+    if (signal?.aborted) follow();
+    else signal?.addEventListener('abort', follow, { once: true });
+    live.set(runId, run);
+    void run.outcome.then(() => {
+      signal?.removeEventListener('abort', follow);
+      if (live.get(runId) === run) live.delete(runId);
+    });
+    void execute(run, workflow, prepare).then(
+      (value) => run.settle({ status: 'completed', value }),
+      (error: unknown) => run.settle(isOutcome(error) ? error.outcome : { status: 'failed', error: asRulvarError(error) }),
+    );
+    return {
+      runId,
+      result: run.outcome as Promise<RunOutcome<T>>,
+      on: (event, listener) => run.events.on(event, listener),
+      resolveExternal: (key, decision, opts) => run.resolve(key, decision, opts ?? {}),
+    };
+  };
+
+  async function execute<A, T>(run: LiveRun, workflow: Workflow<A, T>, prepare: (log: RunLog) => Promise<{ args: A } | RunOutcome>): Promise<T> {
+    if (typeof workflow?.body !== 'function' || typeof workflow.name !== 'string') {
+      throw new ConfigError('config.invalid_value', 'run and resume need a workflow made by defineWorkflow');
+    }
+    run.log = await RunLog.load(store, run.runId);
+    const prepared = await prepare(run.log);
+    if (!('args' in prepared)) throw new OutcomeInstead(prepared);
+    const value = jsonClone(await workflow.body(createContext(run, options, adapters), prepared.args));
+    if (!run.isSettled) await run.log.write(entry({ type: 'run:end', value }));
+    return value;
+  }
+
+  return {
+    run(workflow, args, opts = {}) {
+      const runId = opts.runId ?? crypto.randomUUID();
+      return start(workflow, runId, opts.signal, async (log) => {
+        if (log.size > 0) throw new RulvarError('journal.run_exists', `run ${JSON.stringify(runId)} already has a journal; resume it instead`);
+        const journaledArgs = jsonClone(args);
+        await log.write(entry({ type: 'run:start', workflow: workflow.name, args: journaledArgs, at: new Date().toISOString() }));
+        return { args: journaledArgs };
+      });
+    },
+    resume(runId, workflow, opts = {}) {
+      return start(workflow, runId, opts.signal, async (log) => {
+        const started = log.start;
+        if (log.size === 0 || started === undefined) throw new RulvarError('journal.unknown_run', `there is no journaled run ${JSON.stringify(runId)}`);
+        if (started.workflow !== workflow.name) {
+          throw new RulvarError('journal.workflow_mismatch', `run ${JSON.stringify(runId)} was started by workflow ${JSON.stringify(started.workflow)}, not ${JSON.stringify(workflow.name)}`);
+        }
+        if ('args' in opts && canonicalJson(jsonClone(opts.args)) !== canonicalJson(started.args)) {
+          throw new RulvarError('journal.args_mismatch', `run ${JSON.stringify(runId)} was started with other args; resume with the journaled ones (or none)`);
+        }
+        if (log.end !== undefined) return { status: 'completed', value: log.end.value };
+        return { args: started.args as never };
+      });
+    },
+    async resolveExternal(runId, key, decision, opts) {
+      const run = live.get(runId);
+      if (run !== undefined && !run.isSettled) return run.resolve(key, decision, opts ?? {});
+      return resolveOffline(runId, key, decision, opts);
+    },
+    async pending(runId) {
+      return openApprovals(await loadExisting(store, runId));
+    },
+    on: (event, listener) => engineEvents.on(event, listener),
+  };
+}
+
+/** Thrown inside `execute` when preparing found the run already completed. */
+class OutcomeInstead {
+  constructor(readonly outcome: RunOutcome) {}
+}
+
+function isOutcome(value: unknown): value is OutcomeInstead {
+  return value instanceof OutcomeInstead;
+}
+
+function asRulvarError(error: unknown): RulvarError {
+  if (RulvarError.is(error)) return error;
+  return new RulvarError('workflow.failed', `the workflow failed: ${describeCause(error)}`, { cause: error });
+}
+
+function indexAdapters(adapters: readonly ModelAdapter[] | undefined): Map<string, ModelAdapter> {
+  if (!Array.isArray(adapters)) throw new ConfigError('config.missing_key', 'createEngine needs adapters: a list of model adapters');
+  const byId = new Map<string, ModelAdapter>();
+  for (const adapter of adapters) {
+    if (typeof adapter?.id !== 'string' || typeof adapter.generate !== 'function') {
+      throw new ConfigError('config.invalid_value', 'every model adapter needs a string id and a generate function');
+    }
+    if (byId.has(adapter.id)) throw new ConfigError('config.invalid_value', `two model adapters have id ${JSON.stringify(adapter.id)}`);
+    byId.set(adapter.id, adapter);
+  }
+  return byId;
+}

@@ -1,0 +1,54 @@
+/**
+ * One model turn: the adapter called with the run's signal, retried with backoff while the
+ * error says it is retryable, the answer checked. What leaves is a response or a RulvarError
+ * (`model.failed`, or `run.aborted` when the run was stopped).
+ */
+import { RulvarError } from '../errors.js';
+import { checkResponse, isRetryable, modelFailed, type ModelAdapter, type ModelRequest, type ModelResponse } from './model.js';
+import type { RetryPolicy } from './types.js';
+
+const DEFAULT_RETRIES = 2;
+const DEFAULT_BASE_DELAY_MS = 250;
+/** A host may ask for more, not for unbounded: a run must end. */
+const MAX_RETRIES = 10;
+const MAX_DELAY_MS = 30_000;
+
+export async function callModel(adapter: ModelAdapter, request: ModelRequest, signal: AbortSignal, policy: RetryPolicy = {}): Promise<ModelResponse> {
+  const retries = Math.min(policy.maxRetries ?? DEFAULT_RETRIES, MAX_RETRIES);
+  const base = policy.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    if (signal.aborted) throw aborted(signal);
+    let raw: unknown;
+    try {
+      raw = await adapter.generate(request, signal);
+    } catch (error) {
+      if (signal.aborted) throw aborted(signal);
+      if (!isRetryable(error) || attempt >= retries) throw modelFailed(adapter.id, request.model, error);
+      await sleep(Math.min(base * 2 ** attempt * (0.5 + Math.random() / 2), MAX_DELAY_MS), signal);
+      continue;
+    }
+    try {
+      return checkResponse(raw);
+    } catch (error) {
+      throw modelFailed(adapter.id, request.model, error);
+    }
+  }
+}
+
+function aborted(signal: AbortSignal): RulvarError {
+  return RulvarError.is(signal.reason) ? signal.reason : new RulvarError('run.aborted', 'the run was aborted');
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

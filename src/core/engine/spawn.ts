@@ -1,0 +1,95 @@
+/**
+ * Spawn identity: what an agent is, decided once before its first model call. Options are
+ * merged (engine, then profile, then call), the model routed, the permissions merged and
+ * validated, the toolset resolved and frozen, a pinned profile's attestation checked, and the
+ * content key computed. Every refusal here happens before any model is called.
+ */
+import { checkToolsetAttestation } from '../bus/attestation.js';
+import { resolveToolset, type ResolvedToolset, type ToolsOption } from '../bus/resolve.js';
+import { sha256Hex } from '../bus/toolset-hash.js';
+import { ConfigError } from '../errors.js';
+import { mergePermissionConfigs, type MergedPermissionConfig } from '../permissions/merge.js';
+import { canonicalJson } from '../tools/canonical-json.js';
+import { routeModel, type ModelAdapter } from './model.js';
+import type { AgentOptions, AgentProfile, EngineOptions } from './types.js';
+
+export const DEFAULT_MAX_TURNS = 25;
+
+/** The part of a spawn known synchronously at `ctx.agent`, which orders identical spawns. */
+export interface SpawnPlan {
+  readonly prompt: string;
+  readonly agentType: string | undefined;
+  readonly modelRef: string;
+  readonly system: string | undefined;
+  readonly tools: ToolsOption;
+  readonly profile: AgentProfile | undefined;
+  readonly permissions: MergedPermissionConfig;
+  readonly maxTurns: number;
+  readonly adapter: ModelAdapter;
+  readonly model: string;
+  /** Equal for spawns that can only differ by their toolset; the ordinal counts these. */
+  readonly descriptor: string;
+}
+
+export interface Spawn extends SpawnPlan {
+  readonly key: string;
+  /** First 16 hex digits of the content hash, for approval keys. */
+  readonly shortKey: string;
+  readonly toolset: ResolvedToolset;
+}
+
+export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, ModelAdapter>, prompt: string, call: AgentOptions): SpawnPlan {
+  if (typeof prompt !== 'string') throw new ConfigError('config.invalid_value', 'ctx.agent needs a string prompt');
+  const defaults = options.defaults ?? {};
+  const agentType = call.agentType;
+  let profile: AgentProfile | undefined;
+  if (agentType !== undefined) {
+    profile = Object.hasOwn(defaults.profiles ?? {}, agentType) ? defaults.profiles?.[agentType] : undefined;
+    if (profile === undefined) {
+      const known = Object.keys(defaults.profiles ?? {}).join(', ') || 'none';
+      throw new ConfigError('agent.unknown_type', `no agent profile is named ${JSON.stringify(agentType)} (profiles: ${known})`);
+    }
+  }
+  const modelRef = call.model ?? profile?.model ?? defaults.model;
+  if (modelRef === undefined) {
+    throw new ConfigError('config.missing_key', 'no model for this agent: set defaults.model, the profile\'s model or the call\'s');
+  }
+  const { adapter, model } = routeModel(modelRef, adapters);
+  const maxTurns = call.maxTurns ?? profile?.maxTurns ?? defaults.maxTurns ?? DEFAULT_MAX_TURNS;
+  if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) {
+    throw new ConfigError('config.invalid_value', `maxTurns must be a positive integer, not ${String(maxTurns)}`);
+  }
+  const permissions = mergePermissionConfigs(defaults.permissions, profile?.permissions, call.permissions);
+  const system = call.system ?? profile?.system;
+  return {
+    prompt,
+    agentType,
+    modelRef,
+    system,
+    tools: call.tools ?? profile?.tools ?? [],
+    profile,
+    permissions,
+    maxTurns,
+    adapter,
+    model,
+    descriptor: canonicalJson({ agentType: agentType ?? null, model: modelRef, system: system ?? null, prompt }),
+  };
+}
+
+/** Resolves the toolset once (frozen from here on), checks a pin, and keys the spawn. */
+export async function completeSpawn(plan: SpawnPlan, workflow: string, ordinal: number, options: EngineOptions, signal: AbortSignal): Promise<Spawn> {
+  const toolset = await resolveToolset(plan.tools, { toolsets: options.defaults?.toolsets ?? {}, session: { signal } });
+  const attestation = plan.profile?.toolsetAttestation;
+  if (attestation !== undefined) await checkToolsetAttestation(toolset, attestation);
+  const hash = await sha256Hex(
+    canonicalJson({
+      workflow,
+      agentType: plan.agentType ?? null,
+      model: plan.modelRef,
+      system: plan.system ?? null,
+      prompt: plan.prompt,
+      toolsetHash: toolset.toolsetHash,
+    }),
+  );
+  return { ...plan, toolset, key: `${hash}-${ordinal}`, shortKey: hash.slice(0, 16) };
+}
