@@ -10,6 +10,8 @@ import { chainSuite } from './chain.suite.js';
 import { configSuite } from './config.suite.js';
 import { dispatchSuite } from './dispatch.suite.js';
 import { domainsSuite } from './domains.suite.js';
+import { engineDurableSuite } from './engine-durable.suite.js';
+import { engineLoopSuite } from './engine-loop.suite.js';
 import type { SuiteHarness } from './harness.js';
 import { hashSuite } from './hash.suite.js';
 import { hostileWireSuite } from './hostile-wire.suite.js';
@@ -55,4 +57,6 @@ export function coreSuite(h: SuiteHarness): void {
   dispatchSuite(h);
   hostileWireSuite(h);
   secretsSuite(h);
+  engineLoopSuite(h);
+  engineDurableSuite(h);
 }

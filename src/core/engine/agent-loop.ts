@@ -96,7 +96,7 @@ async function runTurnCalls(run: LiveRun, spawn: Spawn, turn: number, calls: rea
     const result = jsonResult(await settleApproval(toolset, call, approval, resolution, signal));
     results.push(result);
     unjournaled.push(entry({ type: 'tool', agent: key, turn, index, result, audit: approval.audit }));
-    run.events.emit('tool:end', { runId: run.runId, agentKey: key, callId: call.id, toolName: call.name, input: approval.input, result, audit: approval.audit });
+    run.events.emit('tool:end', { runId: run.runId, agentKey: key, callId: call.id, toolName: call.name, input: approval.input, result, audit: approval.audit, resolution });
   }
   if (unjournaled.length > 0) await log.write(...unjournaled);
   return results;

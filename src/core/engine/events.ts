@@ -11,7 +11,17 @@ export interface EngineEvents {
   'agent:start': { runId: string; agentKey: string; agentType?: string; model: string; toolsetHash: string };
   'turn:end': { runId: string; agentKey: string; turn: number; usage?: { inputTokens: number; outputTokens: number } };
   'tool:start': { runId: string; agentKey: string; callId: string; toolName: string; input: unknown };
-  'tool:end': { runId: string; agentKey: string; callId: string; toolName: string; input: unknown; result: ToolResult; audit: PermissionAudit };
+  /** `resolution` is present when the call waited for an approval: how that closed. */
+  'tool:end': {
+    runId: string;
+    agentKey: string;
+    callId: string;
+    toolName: string;
+    input: unknown;
+    result: ToolResult;
+    audit: PermissionAudit;
+    resolution?: { decision: 'allow' | 'deny'; by: ResolvedBy; reason?: string };
+  };
   'approval:pending': PendingApproval;
   'approval:resolved': { runId: string; key: string; decision: 'allow' | 'deny'; by: ResolvedBy; reason?: string };
   'run:end': { runId: string; outcome: RunOutcome };

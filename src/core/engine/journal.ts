@@ -10,14 +10,14 @@ import type { ModelResponse } from './model.js';
 /** Format version written in every entry; a reader refuses versions it does not know. */
 export const JOURNAL_FORMAT = 1;
 
-interface Base {
+export interface JournalEntryBase {
   readonly v: typeof JOURNAL_FORMAT;
 }
 
 export type JournalEntry =
-  | (Base & { readonly type: 'run:start'; readonly workflow: string; readonly args: unknown; readonly at: string })
-  | (Base & { readonly type: 'step'; readonly name: string; readonly value: unknown })
-  | (Base & {
+  | (JournalEntryBase & { readonly type: 'run:start'; readonly workflow: string; readonly args: unknown; readonly at: string })
+  | (JournalEntryBase & { readonly type: 'step'; readonly name: string; readonly value: unknown })
+  | (JournalEntryBase & {
       readonly type: 'spawn';
       readonly agent: string;
       readonly agentType?: string;
@@ -27,9 +27,9 @@ export type JournalEntry =
       readonly authorityHash: string;
     })
   /** A model response, journaled before the first of its tool calls is dispatched. */
-  | (Base & { readonly type: 'turn'; readonly agent: string; readonly turn: number; readonly response: ModelResponse })
+  | (JournalEntryBase & { readonly type: 'turn'; readonly agent: string; readonly turn: number; readonly response: ModelResponse })
   /** A tool call's result; all of a turn's results are journaled by its boundary. */
-  | (Base & {
+  | (JournalEntryBase & {
       readonly type: 'tool';
       readonly agent: string;
       readonly turn: number;
@@ -42,7 +42,7 @@ export type JournalEntry =
    * same turn journaled in the same append (the history before it is the agent's earlier
    * entries, so it is not copied into every checkpoint).
    */
-  | (Base & {
+  | (JournalEntryBase & {
       readonly type: 'approval';
       readonly key: string;
       readonly agent: string;
@@ -55,7 +55,7 @@ export type JournalEntry =
       readonly deadlineAt?: string;
       readonly timeoutDecision?: 'allow' | 'deny';
     })
-  | (Base & {
+  | (JournalEntryBase & {
       readonly type: 'resolution';
       readonly key: string;
       readonly decision: 'allow' | 'deny';
@@ -63,8 +63,8 @@ export type JournalEntry =
       readonly reason?: string;
       readonly at: string;
     })
-  | (Base & { readonly type: 'agent:end'; readonly agent: string; readonly text: string; readonly turns: number })
-  | (Base & { readonly type: 'run:end'; readonly value: unknown });
+  | (JournalEntryBase & { readonly type: 'agent:end'; readonly agent: string; readonly text: string; readonly turns: number })
+  | (JournalEntryBase & { readonly type: 'run:end'; readonly value: unknown });
 
 export type ResolvedBy = 'external' | 'operator' | 'timeout';
 
