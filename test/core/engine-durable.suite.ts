@@ -7,7 +7,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { JournalEntry, JournalStore, McpToolSource, PendingApproval, RunOutcome, ToolDef, ToolResult, ToolSource } from '../../src/core/index.js';
+import type { Engine, JournalEntry, JournalStore, McpToolSource, PendingApproval, RunHandle, RunOutcome, ToolDef, ToolResult, ToolSource } from '../../src/core/index.js';
 import { scripted, type ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import type { SuiteHarness } from './harness.js';
 import { caught, sleep } from './helpers.js';
@@ -84,15 +84,39 @@ export function engineDurableSuite(h: SuiteHarness): void {
   const engineOver = (journal: JournalStore, model: ScriptedModel, permissions = {}) =>
     createEngine({ adapters: [model], journal, defaults: { model: MODEL, permissions } });
 
-  const payer = (pay: ToolDef, name = 'payer') =>
-    defineWorkflow({ name }, async (ctx, args: unknown) => ({ text: (await ctx.agent('pay the invoice', { tools: [pay] })).text, args }));
+  const payer = (pay: ToolDef, name = 'payer', bodies = { n: 0 }) =>
+    defineWorkflow({ name }, async (ctx, args: unknown) => {
+      bodies.n += 1;
+      return { text: (await ctx.agent('pay the invoice', { tools: [pay] })).text, args };
+    });
+
+  /**
+   * Agent A asks to pay while agent B's one tool call runs `during(key)`: the run stays live,
+   * B being busy, for as long as `during` takes.
+   */
+  function whileLive(journal: JournalStore, during: (key: string, handle: RunHandle, engine: Engine) => Promise<unknown>) {
+    const pay = counted('pay', { needsApproval: true });
+    let pending!: (key: string) => void;
+    const asked = new Promise<string>((resolve) => (pending = resolve));
+    const busy = counted('busy', { onRun: async () => during(await asked, handle, engine) });
+    const model = byPrompt({ A: PAY, B: [call('busy'), 'B done'] });
+    const engine = engineOver(journal, model);
+    const wf = defineWorkflow({ name: 'live' }, async (ctx) => {
+      const done = await Promise.all([ctx.agent('A', { tools: [pay.def] }), ctx.agent('B', { tools: [busy.def] })]);
+      return done.map((d) => d.text);
+    });
+    const handle = engine.run(wf, null);
+    handle.on('approval:pending', (p) => pending(p.key));
+    return { handle, model, wf, pay, busy };
+  }
 
   h.describe('engine durability: never pay twice', () => {
     for (const fresh of [false, true]) {
       h.it(`allow resolved offline, resumed in a fresh engine (${fresh ? 'a new scripted' : 'the same scripted'}): the journaled input runs once`, async () => {
         const journal = memoryJournal();
         const pay = counted('pay', { needsApproval: true });
-        const wf = payer(pay.def);
+        const bodies = { n: 0 };
+        const wf = payer(pay.def, 'payer', bodies);
         const first = scripted(PAY);
         // Only the first engine rewrites the input: the resumed call must use the journaled
         // post-hook input, not a fresh trip through (a now different) chain.
@@ -113,9 +137,12 @@ export function engineDurableSuite(h: SuiteHarness): void {
         const asked = fresh ? [...turnsAsked(first), ...turnsAsked(second)] : turnsAsked(first);
         expect(asked).toEqual(['pay the invoice 0', 'pay the invoice 1']);
 
+        // A completed run answers from its journal: the body does not run again, nothing is written.
         const third = scripted(PAY);
+        const written = await journal.load(handle.runId);
         expect(expectCompleted(h, await engineOver(journal, third).resume(handle.runId, wf).result)).toEqual({ text: 'paid', args: null });
-        expect([third.calls, first.calls + (fresh ? second.calls : 0), pay.runs]).toEqual([0, 2, 1]);
+        expect([third.calls, first.calls + (fresh ? second.calls : 0), pay.runs, bodies.n]).toEqual([0, 2, 1, 2]);
+        expect(await journal.load(handle.runId)).toEqual(written);
       });
     }
 
@@ -138,21 +165,25 @@ export function engineDurableSuite(h: SuiteHarness): void {
       });
     }
 
-    h.it("an operator's allow is journaled and announced with by 'operator' by the engine that made it", async () => {
-      const journal = memoryJournal();
-      const pay = counted('pay', { needsApproval: true });
-      const model = scripted(PAY);
-      const handle = engineOver(journal, model).run(payer(pay.def), null);
-      const [approval] = expectSuspended(h, await handle.result);
-      const engine = engineOver(journal, model);
-      const announced: unknown[] = [];
-      engine.on('approval:resolved', (event) => announced.push(event));
-      expect(await engine.resolveExternal(handle.runId, approval!.key, 'allow', { by: 'operator' })).toBe(true);
-      expect(announced).toEqual([{ runId: handle.runId, key: approval!.key, decision: 'allow', by: 'operator' }]);
-      expect(entriesOf(await journal.load(handle.runId), 'resolution')).toMatchObject([{ key: approval!.key, decision: 'allow', by: 'operator' }]);
-      expectCompleted(h, await engine.resume(handle.runId, payer(pay.def)).result);
-      expect([pay.runs, model.calls]).toEqual([1, 2]);
-    });
+    for (const through of ['another engine', 'the settled handle'] as const) {
+      h.it(`an operator's allow through ${through} is journaled and announced by that engine with by 'operator'`, async () => {
+        const journal = memoryJournal();
+        const pay = counted('pay', { needsApproval: true });
+        const model = scripted(PAY);
+        const first = engineOver(journal, model);
+        const handle = first.run(payer(pay.def), null);
+        const [approval] = expectSuspended(h, await handle.result);
+        const engine = through === 'another engine' ? engineOver(journal, model) : first;
+        const announced: unknown[] = [];
+        engine.on('approval:resolved', (event) => announced.push(event));
+        const resolving = through === 'another engine' ? engine.resolveExternal(handle.runId, approval!.key, 'allow', { by: 'operator' }) : handle.resolveExternal(approval!.key, 'allow', { by: 'operator' });
+        expect(await resolving).toBe(true);
+        expect(announced).toEqual([{ runId: handle.runId, key: approval!.key, decision: 'allow', by: 'operator' }]);
+        expect(entriesOf(await journal.load(handle.runId), 'resolution')).toMatchObject([{ key: approval!.key, decision: 'allow', by: 'operator' }]);
+        expectCompleted(h, await engine.resume(handle.runId, payer(pay.def)).result);
+        expect([pay.runs, model.calls]).toEqual([1, 2]);
+      });
+    }
 
     for (const via of ['handle', 'engine'] as const) {
       h.it(`a resolution through the ${via} while the run is live continues the agent in place, no resume`, async () => {
@@ -203,39 +234,41 @@ export function engineDurableSuite(h: SuiteHarness): void {
 
     h.it('20 concurrent resolutions while the run is live (handle and engine): one true, one entry', async () => {
       const journal = memoryJournal();
-      const pay = counted('pay', { needsApproval: true });
-      let pending!: (key: string) => void;
-      const asked = new Promise<string>((resolve) => (pending = resolve));
       let returned: boolean[] = [];
-      // B is still working while the resolutions race, so the run stays live throughout.
-      const racer = counted('race', {
-        onRun: async () => {
-          const key = await asked;
-          returned = await Promise.all(
-            Array.from({ length: 20 }, (_, i) => {
-              const opts = { by: i % 3 === 0 ? ('operator' as const) : ('external' as const) };
-              return i % 2 === 0 ? handle.resolveExternal(key, DECISIONS[i % 4]!, opts) : engine.resolveExternal(handle.runId, key, DECISIONS[i % 4]!, opts);
-            }),
-          );
-        },
+      const { handle, pay } = whileLive(journal, async (key, live, engine) => {
+        returned = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => {
+            const opts = { by: i % 3 === 0 ? ('operator' as const) : ('external' as const) };
+            return i % 2 === 0 ? live.resolveExternal(key, DECISIONS[i % 4]!, opts) : engine.resolveExternal(live.runId, key, DECISIONS[i % 4]!, opts);
+          }),
+        );
       });
-      const model = byPrompt({ A: PAY, B: [call('race'), 'raced'] });
-      const engine = engineOver(journal, model);
-      const wf = defineWorkflow({ name: 'race' }, async (ctx) => {
-        const done = await Promise.all([ctx.agent('A', { tools: [pay.def] }), ctx.agent('B', { tools: [racer.def] })]);
-        return done.map((d) => d.text);
-      });
-      const handle = engine.run(wf, null);
       const announced: unknown[] = [];
-      handle.on('approval:pending', (p) => pending(p.key));
       handle.on('approval:resolved', (e) => announced.push(e));
-      expect(expectCompleted(h, await handle.result)).toEqual(['paid', 'raced']);
+      expect(expectCompleted(h, await handle.result)).toEqual(['paid', 'B done']);
       expect(returned.filter((r) => r)).toEqual([true]);
       const decision = returned.indexOf(true) % 2 === 0 ? 'allow' : 'deny';
       expect(entriesOf(await journal.load(handle.runId), 'resolution')).toMatchObject([{ decision }]);
       expect(announced).toMatchObject([{ decision }]);
-      expect(await engine.pending(handle.runId)).toEqual([]);
+      expect(await engineOver(journal, scripted([])).pending(handle.runId)).toEqual([]);
       expect(pay.runs).toBe(decision === 'allow' ? 1 : 0);
+    });
+
+    h.it('a resolution another engine journals while the run is live: later ones return false, the run does not fail', async () => {
+      const journal = memoryJournal();
+      const returned: unknown[] = [];
+      const { handle, model, wf, pay, busy } = whileLive(journal, async (key, live) => {
+        returned.push(await engineOver(journal, scripted([])).resolveExternal(live.runId, key, 'deny'));
+        returned.push(await live.resolveExternal(key, 'allow').catch((e: { code?: string }) => e.code));
+      });
+      const outcome = await handle.result;
+      expect(returned).toEqual([true, false]);
+      // Spec: a live handle need not notice another engine's resolution; it settles
+      // suspended as usual (or continues), never failed, and B's journaled work stands.
+      expect(['suspended', 'completed']).toContain(outcome.status);
+      expect(expectCompleted(h, await engineOver(journal, model).resume(handle.runId, wf).result)).toEqual(['paid', 'B done']);
+      expect([pay.runs, busy.runs]).toEqual([0, 1]);
+      expect(entriesOf(await journal.load(handle.runId), 'resolution')).toMatchObject([{ decision: 'deny' }]);
     });
 
     h.it('an unknown key is false and writes nothing; an unknown run rejects with journal.unknown_run', async () => {
@@ -307,18 +340,11 @@ export function engineDurableSuite(h: SuiteHarness): void {
     });
 
     h.it('a resolution arriving while the other branch still runs completes the run without resume', async () => {
-      let key!: (k: string) => void;
-      const asked = new Promise<string>((resolve) => (key = resolve));
       const resolved: boolean[] = [];
-      const pay = counted('pay', { needsApproval: true });
-      const slow = counted('slow', { onRun: async () => resolved.push(await engine.resolveExternal(handle.runId, await asked, 'allow')) });
-      const log: string[] = [];
-      const engine = engineOver(memoryJournal(), byPrompt({ A: PAY, B: [call('slow'), 'B done'] }, log));
-      const handle = engine.run(parallel(pay.def, slow.def), null);
-      handle.on('approval:pending', (p) => key(p.key));
+      const { handle, model, pay, busy } = whileLive(memoryJournal(), async (key, live, engine) => resolved.push(await engine.resolveExternal(live.runId, key, 'allow')));
       expect(expectCompleted(h, await handle.result)).toEqual(['paid', 'B done']);
-      expect([resolved, pay.runs, slow.runs]).toEqual([[true], 1, 1]);
-      expect([...log].sort()).toEqual(['A 0', 'A 1', 'B 0', 'B 1']);
+      expect([resolved, pay.runs, busy.runs]).toEqual([[true], 1, 1]);
+      expect(turnsAsked(model).sort()).toEqual(['A 0', 'A 1', 'B 0', 'B 1']);
     });
   });
 
@@ -606,6 +632,11 @@ export function engineDurableSuite(h: SuiteHarness): void {
       const first = watch(handle);
       const [approval] = expectSuspended(h, await handle.result);
       expect(first).toEqual(['agent:start', 'turn:end 0', 'tool:end note', 'turn:end 1', 'approval:pending pay']);
+      // Resumed before anyone answered: it parks on the same ask again, announcing nothing.
+      const early = engine.resume(handle.runId, wf);
+      const quiet = watch(early);
+      expect(expectSuspended(h, await early.result).map((a) => a.key)).toEqual([approval!.key]);
+      expect(quiet).toEqual([]);
       await engine.resolveExternal(handle.runId, approval!.key, 'allow');
       const resumed = engine.resume(handle.runId, wf);
       const second = watch(resumed);

@@ -32,8 +32,8 @@ export function engineLoopSuite(h: SuiteHarness): void {
 
   const agentOnce = (call: AgentOptions = {}, prompt = 'go') => defineWorkflow({ name: 'agent-once' }, (ctx) => ctx.agent(prompt, call));
   const runOnce = (options: EngineOptions, call: AgentOptions = {}): Promise<RunOutcome<AgentResult>> => createEngine(options).run(agentOnce(call), undefined).result;
-  /** A tool that records its inputs (see runsOf) and answers with its name. */
   const inputsOf = new WeakMap<ToolDef, unknown[]>();
+  /** A tool that records its inputs (see runsOf) and answers with its name. */
   const counted = (name: string, extra: { risk?: 'write' } = {}): ToolDef => {
     const runs: unknown[] = [];
     const def = tool({ name, description: `the ${name} tool`, parameters: ANY, ...extra, execute: (input: unknown) => (runs.push(input), `${name} ran`) });
@@ -73,7 +73,7 @@ export function engineLoopSuite(h: SuiteHarness): void {
       tools: [],
     });
 
-    h.it('answers script[n] for n assistant messages, fresh instance or not, with default and own ids', async () => {
+    h.it('a fresh instance asked with 2 assistant messages answers script[2]; ids default to scripted-n-i', async () => {
       const model = scripted(['zero', { text: 'one' }, { text: 'two', toolCalls: [{ name: 'a', input: {} }, { id: 'mine', name: 'b', input: 1 }], usage: { inputTokens: 3, outputTokens: 4 } }]);
       h.expect(model.id).toBe('scripted');
       h.expect(await model.generate(request(2), new AbortController().signal)).toEqual({
@@ -87,7 +87,10 @@ export function engineLoopSuite(h: SuiteHarness): void {
       const past = await caught(() => model.generate(request(3), new AbortController().signal));
       h.expect((past as { retryable?: unknown }).retryable).not.toBe(true);
       h.expect(model.calls).toBe(4);
-      h.expect(model.requests.map((r) => r.messages.length)).toEqual([5, 1, 3, 7]);
+      const asked = request(0);
+      await model.generate(asked, new AbortController().signal);
+      asked.messages.push({ role: 'user', text: 'added later' });
+      h.expect(model.requests.map((r) => r.messages.length)).toEqual([5, 1, 3, 7, 1]);
     });
 
     h.it('past the end the agent fails model.failed after one call, not retried', async () => {
@@ -277,8 +280,9 @@ export function engineLoopSuite(h: SuiteHarness): void {
       h.expect(adapter.calls).toBe(3);
     });
 
+    // The engine caps maxRetries at 10 (model-call.ts): a run must end whatever the host asks.
     h.it('retries are bounded: 1 + maxRetries calls, then model.failed', async () => {
-      for (const [retry, calls] of [[FAST, 3], [{ ...FAST, maxRetries: 4 }, 5], [{ ...FAST, maxRetries: 0 }, 1]] as const) {
+      for (const [retry, calls] of [[FAST, 3], [{ ...FAST, maxRetries: 4 }, 5], [{ ...FAST, maxRetries: 0 }, 1], [{ baseDelayMs: 0, maxRetries: 1000 }, 11]] as const) {
         const adapter = flaky(Infinity, overloaded);
         const error = failed(await runOnce({ adapters: [adapter], defaults: { model: 'flaky:m', retry } }), 'model.failed');
         h.expect(error.message).toMatch(/overloaded/);
@@ -352,6 +356,7 @@ export function engineLoopSuite(h: SuiteHarness): void {
     const refusedBeforeAnyCall = async (defaults: NonNullable<EngineOptions['defaults']>, call: AgentOptions, code: string) => {
       const model = scripted(['never']);
       const error = failed(await runOnce({ adapters: [model], defaults: { model: 'scripted:m', ...defaults } }, call), code);
+      h.expect(h.lib.ConfigError.is(error)).toBe(true);
       h.expect(model.calls).toBe(0);
       return error;
     };
@@ -474,17 +479,26 @@ export function engineLoopSuite(h: SuiteHarness): void {
   });
 
   h.describe('engine: ctx.step', () => {
-    h.it('runs its body once, journals the value and returns it', async () => {
+    h.it('runs its body once, journals the value and returns it as a replay would see it', async () => {
       let ran = 0;
-      const journal = memoryJournal();
+      let seen: unknown;
+      let journaledFirst = false;
+      // Appends that land a macrotask late: a write the engine does not wait for shows.
+      const inner = memoryJournal();
+      const journal = { load: (id: string) => inner.load(id), append: async (...args: Parameters<typeof inner.append>) => (await macrotask(), inner.append(...args)) };
       const workflow = defineWorkflow({ name: 'w' }, async (ctx) => {
-        const value = await ctx.step('fetch', () => ((ran += 1), { n: 1, list: ['a'] }));
-        return { got: value };
+        seen = await ctx.step('fetch', () => ((ran += 1), { n: 1, list: ['a'], at: new Date(0) }));
+        journaledFirst = (await journal.load(ctx.runId)).some((e) => e.type === 'step');
+        return 'ok';
       });
       const handle = createEngine({ adapters: [scripted([])], journal }).run(workflow, undefined);
-      h.expect(await handle.result).toEqual({ status: 'completed', value: { got: { n: 1, list: ['a'] } } });
+      h.expect(await handle.result).toEqual({ status: 'completed', value: 'ok' });
       h.expect(ran).toBe(1);
-      h.expect((await journal.load(handle.runId)).filter((e) => e.type === 'step')).toEqual([{ v: 1, type: 'step', name: 'fetch', value: { n: 1, list: ['a'] } }]);
+      h.expect(journaledFirst).toBe(true);
+      // A Date would come back from the journal as its string, so the live run gets that too.
+      const value = { n: 1, list: ['a'], at: '1970-01-01T00:00:00.000Z' };
+      h.expect(seen).toEqual(value);
+      h.expect((await journal.load(handle.runId)).filter((e) => e.type === 'step')).toEqual([{ v: 1, type: 'step', name: 'fetch', value }]);
     });
 
     h.it('a value JSON cannot hold fails the run typed and journals nothing for it', async () => {
@@ -495,7 +509,7 @@ export function engineLoopSuite(h: SuiteHarness): void {
         after = true;
       });
       const handle = createEngine({ adapters: [scripted([])], journal }).run(workflow, undefined);
-      failed(await handle.result, 'workflow.failed');
+      h.expect(failed(await handle.result, 'config.invalid_value').message).toMatch(/step "big"/);
       h.expect(after).toBe(false);
       h.expect((await journal.load(handle.runId)).some((e) => e.type === 'step')).toBe(false);
     });

@@ -8,7 +8,7 @@ import { ConfigError, RulvarError, describeCause } from '../errors.js';
 import { canonicalJson } from '../tools/canonical-json.js';
 import { loadExisting, openApprovals, resolveSettled } from './approvals.js';
 import { Emitter } from './events.js';
-import { jsonClone } from './json-safe.js';
+import { journalable } from './json-safe.js';
 import { LiveRun } from './live-run.js';
 import { memoryJournal } from './memory-journal.js';
 import type { ModelAdapter } from './model.js';
@@ -64,9 +64,10 @@ export function createEngine(options: EngineOptions): Engine {
       throw new ConfigError('config.invalid_value', 'run and resume need a workflow made by defineWorkflow');
     }
     run.log = await RunLog.load(store, run.runId);
+    run.log.onForeignResolution = (resolution) => run.wake(resolution.key, resolution);
     const prepared = await prepare(run.log);
     if (!('args' in prepared)) throw new OutcomeInstead(prepared);
-    const value = jsonClone(await workflow.body(createContext(run, options, adapters), prepared.args));
+    const value = journalable(await workflow.body(createContext(run, options, adapters), prepared.args), `the value of workflow ${JSON.stringify(workflow.name)}`);
     if (!run.isSettled) await run.log.write(entry({ type: 'run:end', value }));
     return value;
   }
@@ -76,7 +77,7 @@ export function createEngine(options: EngineOptions): Engine {
       const runId = opts.runId ?? crypto.randomUUID();
       return start(workflow, runId, opts.signal, async (log) => {
         if (log.size > 0) throw new RulvarError('journal.run_exists', `run ${JSON.stringify(runId)} already has a journal; resume it instead`);
-        const journaledArgs = jsonClone(args);
+        const journaledArgs = journalable(args, 'the args of a run');
         await log.write(entry({ type: 'run:start', workflow: workflow.name, args: journaledArgs, at: new Date().toISOString() }));
         return { args: journaledArgs };
       });
@@ -88,7 +89,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (started.workflow !== workflow.name) {
           throw new RulvarError('journal.workflow_mismatch', `run ${JSON.stringify(runId)} was started by workflow ${JSON.stringify(started.workflow)}, not ${JSON.stringify(workflow.name)}`);
         }
-        if ('args' in opts && canonicalJson(jsonClone(opts.args)) !== canonicalJson(started.args)) {
+        if ('args' in opts && canonicalJson(journalable(opts.args, 'the args of a run')) !== canonicalJson(started.args)) {
           throw new RulvarError('journal.args_mismatch', `run ${JSON.stringify(runId)} was started with other args; resume with the journaled ones (or none)`);
         }
         if (log.end !== undefined) return { status: 'completed', value: log.end.value };

@@ -79,14 +79,21 @@ export class LiveRun {
         const approval = this.log.approvals.get(key);
         if (approval === undefined || this.log.resolutions.has(key)) return false;
         const resolution = normalizeDecision(decision, options);
-        await this.log.writeHeld(entry({ type: 'resolution', key, ...resolution, at: new Date().toISOString() }));
+        const written = entry({ type: 'resolution', key, ...resolution, at: new Date().toISOString() });
+        // Another engine may have resolved this very key since our last write: then it won.
+        if (!(await this.log.writeUnless([written], () => this.log.resolutions.has(key)))) return false;
         this.events.emit('approval:resolved', { runId: this.runId, key, ...resolution });
-        const waiting = this.parked.get(key);
-        this.parked.delete(key);
-        waiting?.wake(resolution);
+        this.wake(key, resolution);
         return true;
       }),
     );
+  }
+
+  /** Continues a parked agent in place (a resolution made here, or another engine's taken in). */
+  wake(key: string, resolution: Resolution): void {
+    const waiting = this.parked.get(key);
+    this.parked.delete(key);
+    waiting?.wake(resolution);
   }
 
   private checkSuspended(): void {

@@ -54,11 +54,48 @@ export class RunLog {
     return next;
   }
 
+  /**
+   * Set by a live run. Another engine may journal a resolution of this run while it executes
+   * (an operator answering through a second process); that is not a conflict worth failing the
+   * run for, so such entries are taken in, handed to this callback, and the write retried.
+   */
+  onForeignResolution: ((entry: Of<'resolution'>) => void) | undefined;
+
   /** A write made from inside `exclusive` (the queue is already held). */
   async writeHeld(...entries: JournalEntry[]): Promise<void> {
-    await this.store.append(this.runId, entries, this.length);
+    await this.writeUnless(entries, () => false);
+  }
+
+  /**
+   * Appends `entries`, unless, after taking in another engine's resolutions on a conflict,
+   * `superseded()` says they no longer apply (a resolution of the same key came first).
+   * Returns whether it wrote.
+   */
+  async writeUnless(entries: JournalEntry[], superseded: () => boolean): Promise<boolean> {
+    for (;;) {
+      try {
+        await this.store.append(this.runId, entries, this.length);
+        break;
+      } catch (error) {
+        if (!(RulvarError.is(error) && error.code === 'journal.conflict') || !(await this.absorbResolutions())) throw error;
+        if (superseded()) return false;
+      }
+    }
     entries.forEach((entry, i) => this.index(entry, this.length + i));
     this.length += entries.length;
+    return true;
+  }
+
+  /** True when everything appended since our last write is another engine's resolutions, now indexed. */
+  private async absorbResolutions(): Promise<boolean> {
+    const absorb = this.onForeignResolution;
+    if (absorb === undefined) return false;
+    const extra = (await this.store.load(this.runId)).slice(this.length);
+    if (extra.length === 0 || extra.some((e) => e?.type !== 'resolution')) return false;
+    extra.forEach((e, i) => this.index(e, this.length + i));
+    this.length += extra.length;
+    for (const e of extra) if (e.type === 'resolution' && this.resolutions.get(e.key) === e) absorb(e);
+    return true;
   }
 
   private index(entry: JournalEntry, position: number): void {

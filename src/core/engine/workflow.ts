@@ -5,7 +5,7 @@
  */
 import { ConfigError, RulvarError } from '../errors.js';
 import { runAgent } from './agent-loop.js';
-import { jsonClone } from './json-safe.js';
+import { journalable } from './json-safe.js';
 import type { LiveRun } from './live-run.js';
 import type { ModelAdapter } from './model.js';
 import { entry } from './run-log.js';
@@ -41,7 +41,7 @@ export function createContext(run: LiveRun, options: EngineOptions, adapters: Re
         run.stepNames.add(name);
         const journaled = run.log.steps.get(name);
         if (journaled !== undefined) return journaled.value as T;
-        const value = jsonClone(await body());
+        const value = journalable(await body(), `the value of step ${JSON.stringify(name)}`);
         await run.log.write(entry({ type: 'step', name, value }));
         return value;
       });

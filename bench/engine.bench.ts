@@ -1,0 +1,107 @@
+/**
+ * Issue 10's two costs, in the same run:
+ *   overhead  a 200-turn agent with one native tool call per turn, through the engine (spawn,
+ *             journal appends, events, the loop) versus a hand-written loop that calls the
+ *             same adapter and dispatchTool directly and keeps the same history
+ *   resume    replaying that run's whole journal to its end (no model call, no tool run)
+ *             versus running it
+ */
+import { compare, median, printTable, type Variant } from './harness.js';
+import { library } from './library.js';
+import { measured, printTargets, type Row } from './report.js';
+
+type Message = import('../src/node/index.js').Message;
+
+const TURNS = 200;
+const OVERHEAD_TARGET = 1.15;
+const RESUME_TARGET = 0.1;
+
+/** The same cheap adapter for every variant: turn n (from the history's length) calls the tool, the last one answers. */
+const adapter = {
+  id: 'bench',
+  async generate(request: { readonly model: string; readonly messages: readonly unknown[]; readonly tools: readonly unknown[] }) {
+    const n = (request.messages.length - 1) / 2;
+    return n < TURNS - 1
+      ? { text: '', toolCalls: [{ id: `c${n}`, name: 'bump', input: { by: 1 } }], stopReason: 'tool_calls' as const }
+      : { text: 'done', toolCalls: [], stopReason: 'end' as const };
+  },
+};
+
+export async function benchEngine(options: { warmup: number; iterations: number }): Promise<Row[]> {
+  let counter = 0;
+  const bump = library.tool({
+    name: 'bump',
+    description: 'Adds to a counter.',
+    parameters: { type: 'object', properties: { by: { type: 'integer' } }, required: ['by'] },
+    execute: async ({ by }: { by: number }) => (counter += by),
+  });
+  const workflow = library.defineWorkflow({ name: 'bench' }, async (ctx) => (await ctx.agent('count', { tools: [bump], maxTurns: TURNS })).turns);
+  const engineOptions = { adapters: [adapter], defaults: { model: 'bench:m' } };
+
+  const handLoop = async () => {
+    const toolset = await library.resolveToolset([bump]);
+    const tools = toolset.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    const history: Message[] = [{ role: 'user', text: 'count' }];
+    for (;;) {
+      const response = await adapter.generate({ model: 'm', messages: history.slice(), tools });
+      history.push({ role: 'assistant', text: response.text, toolCalls: response.toolCalls });
+      if (response.toolCalls.length === 0) return;
+      const results = [];
+      for (const call of response.toolCalls) {
+        const outcome = await library.dispatchTool(toolset, call, {});
+        if (outcome.status === 'done') results.push(outcome.result);
+      }
+      history.push({ role: 'tool', results });
+    }
+  };
+  const viaEngine = async () => {
+    const outcome = await library.createEngine(engineOptions).run(workflow, {}).result;
+    if (outcome.status !== 'completed') throw new Error(`bench run ${outcome.status}`);
+  };
+
+  // A finished run's journal minus its end entry: resume then replays the whole agent.
+  let replayJournal = library.memoryJournal();
+  const source = library.memoryJournal();
+  const finished = library.createEngine({ ...engineOptions, journal: source }).run(workflow, {}, { runId: 'bench' });
+  await finished.result;
+  const recorded = (await source.load('bench')).filter((entry) => entry.type !== 'run:end');
+  const replay: Variant = {
+    name: 'rulvar: resume (replay of the whole journal)',
+    setup: async () => {
+      replayJournal = library.memoryJournal();
+      await replayJournal.append('bench', recorded, 0);
+    },
+    run: async () => {
+      const outcome = await library.createEngine({ ...engineOptions, journal: replayJournal }).resume('bench', workflow).result;
+      if (outcome.status !== 'completed') throw new Error(`bench replay ${outcome.status}`);
+    },
+  };
+  const variants: Variant[] = [
+    { name: 'floor: adapter + dispatchTool loop', run: handLoop },
+    { name: 'rulvar: engine run', run: viaEngine },
+    replay,
+  ];
+  const stats = await compare(variants, options);
+  printTable(`engine: a ${TURNS}-turn agent, one native tool call per turn`, stats, variants[0]?.name ?? '');
+  const at = (i: number) => median(stats, variants[i]?.name ?? '');
+  const rows = [
+    measured({
+      name: 'rulvar: engine run',
+      comparison: `engine overhead: a ${TURNS}-turn agent, one native tool call per turn, vs a hand-written adapter + \`dispatchTool\` loop`,
+      floorLabel: 'hand loop',
+      floor: at(0),
+      values: [at(1)],
+      target: OVERHEAD_TARGET,
+    }),
+    measured({
+      name: 'rulvar: resume (replay of the whole journal)',
+      comparison: 'resume: replaying that run\'s journal to its end, vs running it',
+      floorLabel: 'engine run',
+      floor: at(1),
+      values: [at(2)],
+      target: RESUME_TARGET,
+    }),
+  ];
+  printTargets(rows);
+  return rows;
+}
