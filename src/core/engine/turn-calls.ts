@@ -1,0 +1,91 @@
+/**
+ * One turn's tool calls, in order, each through `dispatchTool`. A call whose result is
+ * journaled is not run again. At the first `ask`, the results so far and the ask are journaled
+ * in one append (the turn-boundary checkpoint) and the agent parks; the calls after it wait.
+ * The turn's remaining results are journaled at its end, before the next model request.
+ */
+import { dispatchTool, runApprovedCall } from '../bus/dispatch.js';
+import type { PermissionAudit } from '../permissions/types.js';
+import type { ToolResult } from '../tools/types.js';
+import type { Resolution } from './approvals.js';
+import type { JournalEntry } from './journal.js';
+import { jsonClone, jsonResult } from './json-safe.js';
+import type { LiveRun } from './live-run.js';
+import type { ToolCallPart } from './model.js';
+import { entry } from './run-log.js';
+import type { Spawn } from './spawn.js';
+
+type Approval = Extract<JournalEntry, { type: 'approval' }>;
+
+export async function runTurnCalls(run: LiveRun, spawn: Spawn, turn: number, calls: readonly ToolCallPart[]): Promise<ToolResult[]> {
+  const { key, toolset } = spawn;
+  const { log, runId } = run;
+  const signal = run.controller.signal;
+  const results: ToolResult[] = [];
+  let unjournaled: JournalEntry[] = [];
+
+  for (const [index, call] of calls.entries()) {
+    const record = (result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
+      results.push(result);
+      unjournaled.push(entry({ type: 'tool', agent: key, turn, index, result, audit }));
+      run.events.emit('tool:end', { runId, agentKey: key, callId: call.id, toolName: call.name, input, result, audit, ...(resolution === undefined ? {} : { resolution }) });
+    };
+    const journaled = log.tools.get(`${key}/${turn}/${index}`);
+    if (journaled !== undefined) {
+      results.push(journaled.result);
+      continue;
+    }
+    // Stable across restarts and safe in a URL: the content hash's head, the ordinal, the position.
+    const approvalKey = `${spawn.shortKey}-${key.slice(key.lastIndexOf('-') + 1)}-${turn}-${index}`;
+    let approval = log.approvals.get(approvalKey);
+    if (approval === undefined) {
+      run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
+      const outcome = await dispatchTool(toolset, call, { permissions: spawn.permissions, signal });
+      if (outcome.status === 'done') {
+        record(jsonResult(outcome.result), outcome.audit, outcome.input);
+        continue;
+      }
+      const input = jsonInput(outcome.input);
+      if (input === NOT_JSON) {
+        // Only a host's hook can make an input JSON cannot hold: the call is refused, not the run.
+        const output = `the input of ${call.name}, as a permission hook rewrote it, is not JSON`;
+        record({ callId: call.id, toolName: call.name, isError: true, output, reason: 'invalid_input' }, outcome.audit, outcome.input);
+        continue;
+      }
+      approval = askEntry(approvalKey, key, turn, index, call, input, outcome.audit, spawn);
+      await log.write(...unjournaled, approval);
+      unjournaled = [];
+      const { toolName, audit, deadlineAt } = approval;
+      run.events.emit('approval:pending', { key: approvalKey, runId, toolName, input, audit, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
+    }
+    const resolution = log.resolutions.get(approvalKey) ?? (await run.park(approval));
+    record(jsonResult(await settle(toolset, call, approval, resolution, signal)), approval.audit, approval.input, resolution);
+  }
+  if (unjournaled.length > 0) await log.write(...unjournaled);
+  return results;
+}
+
+/** Allow runs the tool with the input journaled at ask time; anything else is a denied result. */
+function settle(toolset: Spawn['toolset'], call: ToolCallPart, approval: Approval, resolution: Resolution, signal: AbortSignal): Promise<ToolResult> {
+  if (resolution.decision === 'allow') return runApprovedCall(toolset, call, approval.input, signal);
+  const why = resolution.reason ?? (resolution.by === 'timeout' ? 'the approval timed out' : 'the approval was denied');
+  return Promise.resolve({ callId: call.id, toolName: call.name, isError: true, output: `permission denied: ${why}`, reason: 'denied' });
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function jsonInput(input: unknown): unknown {
+  try {
+    return jsonClone(input);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function askEntry(key: string, agent: string, turn: number, index: number, call: ToolCallPart, input: unknown, audit: PermissionAudit, spawn: Spawn): Approval {
+  const { approvalDeadlineMs, approvalTimeoutDecision } = spawn.permissions;
+  // Journaled at ask time, so a later change of configuration moves neither.
+  const deadline =
+    approvalDeadlineMs === undefined ? {} : { deadlineAt: new Date(Date.now() + approvalDeadlineMs).toISOString(), timeoutDecision: approvalTimeoutDecision ?? 'deny' };
+  return entry({ type: 'approval', key, agent, turn, index, toolName: call.name, callId: call.id, input, audit, ...deadline });
+}
