@@ -361,6 +361,36 @@ export function engineDurableSuite(h: SuiteHarness): void {
       ]);
     });
 
+    h.it('a changed authority does not re-key: journaled results stand, the new policy meets new calls only', async () => {
+      const journal = memoryJournal();
+      const ran: string[] = [];
+      const noteTool = (needsApproval: boolean) =>
+        tool({ name: 'note', description: 'the note tool', parameters: { type: 'object' }, needsApproval, execute: async (input: unknown) => (ran.push(JSON.stringify(input)), 'noted') });
+      let current = noteTool(false);
+      const wf = defineWorkflow({ name: 'authority' }, async (ctx) => (await ctx.agent('note twice', { tools: [current] })).text);
+      const model = scripted([call('note', { n: 1 }), call('note', { n: 2 }), 'done']);
+      // The first run dies after its first turn's result is journaled (the store refuses the next append).
+      let appends = 0;
+      const flaky: JournalStore = {
+        load: (id) => journal.load(id),
+        append: (id, entries, expected) => ((appends += 1) > 4 ? Promise.reject(new Error('disk gone')) : journal.append(id, entries, expected)),
+      };
+      const first = await engineOver(flaky, model).run(wf, null, { runId: 'authority' }).result;
+      expect(first.status).toBe('failed');
+      expect(ran).toEqual(['{"n":1}']);
+      const before = entriesOf(await journal.load('authority'), 'spawn');
+      // Same contract, other authority: the approval flag flipped.
+      current = noteTool(true);
+      const resumed = await engineOver(journal, model).resume('authority', wf).result;
+      const approvals = expectSuspended(h, resumed);
+      expect(approvals.map((a) => a.input)).toEqual([{ n: 2 }]);
+      // Not re-keyed: the journaled first turn was neither requested nor run again. Turn 1 is
+      // asked twice because the first run died writing its response (never journaled).
+      expect(entriesOf(await journal.load('authority'), 'spawn')).toEqual(before);
+      expect(ran).toEqual(['{"n":1}']);
+      expect(turnsAsked(model)).toEqual(['note twice 0', 'note twice 1', 'note twice 1']);
+    });
+
     function lookupServer(description: string, hits: { n: number }): McpServer {
       const server = new McpServer({ name: 'lookup', version: '1.0.0' });
       server.registerTool('lookup', { description, inputSchema: { q: z.string() } }, ({ q }) => {

@@ -256,6 +256,36 @@ export function engineLoopSuite(h: SuiteHarness): void {
     });
   });
 
+  h.describe('engine: abort', () => {
+    h.it("the run's signal reaches the model call, and the run settles failed with run.aborted", async () => {
+      const controller = new AbortController();
+      const seen: AbortSignal[] = [];
+      const hanging: ModelAdapter = {
+        id: 'hang',
+        generate: (_request, signal) =>
+          new Promise((_resolve, reject) => {
+            seen.push(signal);
+            signal.addEventListener('abort', () => reject(new Error('cancelled by the engine')), { once: true });
+            controller.abort();
+          }),
+      };
+      const outcome = await createEngine({ adapters: [hanging], defaults: { model: 'hang:m' } }).run(agentOnce(), undefined, { signal: controller.signal }).result;
+      failed(outcome, 'run.aborted');
+      h.expect(seen.map((signal) => signal.aborted)).toEqual([true]);
+    });
+
+    h.it('an already aborted signal settles the run before any model call or journal write', async () => {
+      const model = scripted(['never']);
+      const journal = memoryJournal();
+      const engine = createEngine({ adapters: [model], journal, defaults: { model: 'scripted:m' } });
+      const outcome = await engine.run(agentOnce(), undefined, { runId: 'aborted', signal: AbortSignal.abort() }).result;
+      failed(outcome, 'run.aborted');
+      h.expect(model.calls).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 10)); // anything started late would have written by now
+      h.expect(await journal.load('aborted')).toEqual([]);
+    });
+  });
+
   h.describe('engine: model retries', () => {
     const flaky = (failures: number, error: () => unknown) => {
       let calls = 0;

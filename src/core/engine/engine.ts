@@ -47,17 +47,21 @@ export function createEngine(options: EngineOptions): Engine {
       signal?.removeEventListener('abort', follow);
       if (live.get(runId) === run) live.delete(runId);
     });
+    // Aborted before it started: nothing is loaded, nothing written.
+    if (run.isSettled) return handleOf(run);
     void execute(run, workflow, prepare).then(
       (value) => run.settle({ status: 'completed', value }),
       (error: unknown) => run.settle(isOutcome(error) ? error.outcome : { status: 'failed', error: asRulvarError(error) }),
     );
-    return {
-      runId,
-      result: run.outcome as Promise<RunOutcome<T>>,
-      on: (event, listener) => run.events.on(event, listener),
-      resolveExternal: (key, decision, opts) => run.resolve(key, decision, opts ?? {}),
-    };
+    return handleOf(run);
   };
+
+  const handleOf = <T>(run: LiveRun): RunHandle<T> => ({
+    runId: run.runId,
+    result: run.outcome as Promise<RunOutcome<T>>,
+    on: (event, listener) => run.events.on(event, listener),
+    resolveExternal: (key, decision, opts) => run.resolve(key, decision, opts ?? {}),
+  });
 
   async function execute<A, T>(run: LiveRun, workflow: Workflow<A, T>, prepare: (log: RunLog) => Promise<{ args: A } | RunOutcome>): Promise<T> {
     if (typeof workflow?.body !== 'function' || typeof workflow.name !== 'string') {
