@@ -31,7 +31,9 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
       response = journalable(await callModel(spawn.adapter, request, run.controller.signal, retry), spawn);
       // Journaled before any of its tool calls is dispatched: a crash from here on never pays for this turn again.
       await log.write(entry({ type: 'turn', agent: key, turn, response }));
-      run.events.emit('turn:end', { runId: run.runId, agentKey: key, turn, ...(response.usage === undefined ? {} : { usage: response.usage }) });
+      if (run.events.wants('turn:end')) {
+        run.events.emit('turn:end', { runId: run.runId, agentKey: key, turn, ...(response.usage === undefined ? {} : { usage: response.usage }) });
+      }
     }
     history.push({ role: 'assistant', text: response.text, toolCalls: response.toolCalls });
     if (response.toolCalls.length === 0) {

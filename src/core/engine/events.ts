@@ -40,6 +40,11 @@ export class Emitter {
     return () => set.delete(listener as (event: never) => void);
   }
 
+  /** Whether anyone listens: hot paths skip building an event nobody reads. */
+  wants(name: EngineEventName): boolean {
+    return (this.listeners.get(name)?.size ?? 0) > 0;
+  }
+
   emit<E extends EngineEventName>(name: E, event: EngineEvents[E]): void {
     for (const listener of this.listeners.get(name) ?? []) {
       try {

@@ -28,7 +28,9 @@ export async function runTurnCalls(run: LiveRun, spawn: Spawn, turn: number, cal
     const record = (result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
       results.push(result);
       unjournaled.push(entry({ type: 'tool', agent: key, turn, index, result, audit }));
-      run.events.emit('tool:end', { runId, agentKey: key, callId: call.id, toolName: call.name, input, result, audit, ...(resolution === undefined ? {} : { resolution }) });
+      if (run.events.wants('tool:end')) {
+        run.events.emit('tool:end', { runId, agentKey: key, callId: call.id, toolName: call.name, input, result, audit, ...(resolution === undefined ? {} : { resolution }) });
+      }
     };
     const journaled = log.tools.get(`${key}/${turn}/${index}`);
     if (journaled !== undefined) {
@@ -39,7 +41,7 @@ export async function runTurnCalls(run: LiveRun, spawn: Spawn, turn: number, cal
     const approvalKey = `${spawn.shortKey}-${key.slice(key.lastIndexOf('-') + 1)}-${turn}-${index}`;
     let approval = log.approvals.get(approvalKey);
     if (approval === undefined) {
-      run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
+      if (run.events.wants('tool:start')) run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
       const outcome = await dispatchTool(toolset, call, { permissions: spawn.permissions, signal });
       if (outcome.status === 'done') {
         record(jsonResult(outcome.result), outcome.audit, outcome.input);
