@@ -9,6 +9,7 @@ import { resolveToolset, type ResolvedToolset, type ToolsOption } from '../bus/r
 import { sha256Hex } from '../bus/toolset-hash.js';
 import { ConfigError } from '../errors.js';
 import { mergePermissionConfigs, type MergedPermissionConfig } from '../permissions/merge.js';
+import type { PermissionConfig } from '../permissions/types.js';
 import { canonicalJson } from '../tools/canonical-json.js';
 import { routeModel, type ModelAdapter } from './model.js';
 import type { AgentOptions, AgentProfile, EngineOptions } from './types.js';
@@ -23,7 +24,10 @@ export interface SpawnPlan {
   readonly system: string | undefined;
   readonly tools: ToolsOption;
   readonly profile: AgentProfile | undefined;
+  /** Merged once here, so a bad config refuses the spawn before any model call. */
   readonly permissions: MergedPermissionConfig;
+  /** The scopes as given (engine, profile, call), what each dispatch evaluates. */
+  readonly permissionScopes: readonly PermissionConfig[];
   readonly maxTurns: number;
   readonly adapter: ModelAdapter;
   readonly model: string;
@@ -59,7 +63,8 @@ export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, 
   if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) {
     throw new ConfigError('config.invalid_value', `maxTurns must be a positive integer, not ${String(maxTurns)}`);
   }
-  const permissions = mergePermissionConfigs(defaults.permissions, profile?.permissions, call.permissions);
+  const permissionScopes = [defaults.permissions, profile?.permissions, call.permissions].filter((c): c is PermissionConfig => c !== undefined);
+  const permissions = mergePermissionConfigs(...permissionScopes);
   const system = call.system ?? profile?.system;
   return {
     prompt,
@@ -69,6 +74,7 @@ export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, 
     tools: call.tools ?? profile?.tools ?? [],
     profile,
     permissions,
+    permissionScopes,
     maxTurns,
     adapter,
     model,

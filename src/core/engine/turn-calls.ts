@@ -42,7 +42,9 @@ export async function runTurnCalls(run: LiveRun, spawn: Spawn, turn: number, cal
     let approval = log.approvals.get(approvalKey);
     if (approval === undefined) {
       if (run.events.wants('tool:start')) run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
-      const outcome = await dispatchTool(toolset, call, { permissions: spawn.permissions, signal });
+      // The scopes as given: the chain merges them per call anyway, and merging a merged config
+      // again would only validate it twice.
+      const outcome = await dispatchTool(toolset, call, { permissions: spawn.permissionScopes, signal });
       if (outcome.status === 'done') {
         record(jsonResult(outcome.result), outcome.audit, outcome.input);
         continue;
