@@ -25,6 +25,7 @@ import { permissionReasonsSuite } from './permission-reasons.suite.js';
 import { permissionsSuite } from './permissions.suite.js';
 import { resolveRefusalsSuite } from './resolve-refusals.suite.js';
 import { schemaSuite } from './schema.suite.js';
+import { secretFormsSuite } from './secret-forms.suite.js';
 import { secretsSuite } from './secrets.suite.js';
 import { sweepSuite } from './sweep.suite.js';
 import { toolDefSuite } from './tool-def.suite.js';
@@ -57,6 +58,7 @@ export function coreSuite(h: SuiteHarness): void {
   dispatchSuite(h);
   hostileWireSuite(h);
   secretsSuite(h);
+  secretFormsSuite(h);
   engineLoopSuite(h);
   engineDurableSuite(h);
 }

@@ -28,12 +28,16 @@ export function formsOf(value: string): string[] {
   return [...forms].map(asciiLower);
 }
 
-/** `Basic dXNlcjpwYXNz` carries `user:pass`: the decoded text and both halves. */
+/**
+ * `Basic dXNlcjpwYXNz` carries `user:pass`: the decoded text and both halves. The words of a
+ * value are split at `=`, which strips base64 padding, so a part is padded back first.
+ */
 function base64Credentials(part: string): string[] {
-  if (part.length < 8 || part.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(part)) return [];
+  const padded = part.length % 4 === 0 ? part : part + '='.repeat(4 - (part.length % 4));
+  if (part.length < 8 || !/^[A-Za-z0-9+/]+={0,2}$/.test(padded)) return [];
   let decoded: string;
   try {
-    decoded = atob(part);
+    decoded = atob(padded);
   } catch {
     return [];
   }
@@ -56,9 +60,11 @@ function urlEncoded(text: string): string {
  */
 function base64Forms(part: string): string[] {
   const forms = [toBase64(part)];
+  const bytes = new TextEncoder().encode(part).length;
   for (const pad of ['', 'x', 'xx']) {
     const encoded = toBase64(pad + part);
-    const stable = encoded.slice(pad === '' ? 0 : 4, encoded.length - 4);
+    // Whole 3-byte groups encode the same whatever follows; the last, partial one does not.
+    const stable = encoded.slice(pad === '' ? 0 : 4, Math.floor((pad.length + bytes) / 3) * 4);
     if (stable.length >= MIN_SECRET) forms.push(stable);
   }
   return forms;
