@@ -578,6 +578,25 @@ export function engineDurableSuite(h: SuiteHarness): void {
       expect(model.calls).toBe(0);
     });
 
+    h.it('a store that returns what is not a journal fails resume and pending with journal.corrupt, naming the entry', async () => {
+      const shapes: ReadonlyArray<readonly [string, unknown]> = [
+        ['not a list', { entries: [] }],
+        ['an entry of another format', [{ v: 99, type: 'run:start', workflow: 'payer', args: null, at: '' }]],
+        ['an entry of an unknown type', [{ v: 1, type: 'run:start', workflow: 'payer', args: null, at: '' }, { v: 1, type: 'mystery' }]],
+        ['a null entry', [null]],
+      ];
+      for (const [what, loaded] of shapes) {
+        const store: JournalStore = { load: async () => loaded as JournalEntry[], append: async () => undefined };
+        const model = scripted(PAY);
+        const outcome = await engineOver(store, model).resume('corrupt', payer(counted('pay').def)).result;
+        expect({ what, status: outcome.status, code: outcome.status === 'failed' ? outcome.error.code : undefined }).toEqual({ what, status: 'failed', code: 'journal.corrupt' });
+        expect(outcome.status === 'failed' && outcome.error.message).toContain('"corrupt"');
+        const pending = await caught(() => engineOver(store, model).pending('corrupt'));
+        expect((pending as { code?: string }).code).toBe('journal.corrupt');
+        expect(model.calls).toBe(0);
+      }
+    });
+
     h.it('a turn that cannot be journaled fails the run before any of its tool calls runs', async () => {
       const inner = memoryJournal();
       const store: JournalStore = {
