@@ -256,6 +256,55 @@ export function engineLoopSuite(h: SuiteHarness): void {
     });
   });
 
+  h.describe('engine: what an adapter answers', () => {
+    const answering = (answer: unknown): ModelAdapter => ({ id: 'odd', generate: async () => answer as never });
+    const shapes: ReadonlyArray<readonly [string, unknown, string]> = [
+      ['nothing', undefined, 'no response object'],
+      ['null', null, 'no response object'],
+      ['a string', 'hello', 'no response object'],
+      ['no text', { toolCalls: [] }, 'a response without a string text'],
+      ['no toolCalls', { text: 'hi' }, 'a response without a toolCalls array'],
+      ['a call without an id', { text: '', toolCalls: [{ name: 'x', input: {} }] }, 'tool call 0 without a string id and name'],
+      ['a null call', { text: '', toolCalls: [{ id: 'a', name: 'x', input: {} }, null] }, 'tool call 1 without a string id and name'],
+    ];
+    for (const [what, answer, message] of shapes) {
+      h.it(`a response that is ${what} fails the agent with model.failed, naming what is wrong`, async () => {
+        const outcome = await runOnce({ adapters: [answering(answer)], defaults: { model: 'odd:m' } });
+        h.expect(failed(outcome, 'model.failed').message).toBe(`model odd:m failed: the adapter returned ${message}`);
+      });
+    }
+
+    h.it('a missing or unknown stopReason is inferred from the tool calls; usage is kept only when whole', async () => {
+      const seen: RunOutcome<AgentResult>[] = [];
+      const answers = [
+        { text: 'calling', toolCalls: [{ id: 'c1', name: 'note', input: {} }], usage: { inputTokens: 3 } },
+        { text: 'done', toolCalls: [], stopReason: 'whatever', usage: { inputTokens: 5, outputTokens: 7 } },
+      ];
+      let n = 0;
+      const adapter: ModelAdapter = { id: 'odd', generate: async () => answers[n++] as never };
+      const handle = createEngine({ adapters: [adapter], defaults: { model: 'odd:m' } }).run(agentOnce({ tools: [counted('note')] }), undefined);
+      const usages: unknown[] = [];
+      handle.on('turn:end', (event) => usages.push(event.usage));
+      seen.push(await handle.result);
+      const result = completed(seen[0] as RunOutcome<AgentResult>);
+      h.expect(result.history.filter((m) => m.role === 'assistant').map((m) => m.role === 'assistant' && m.toolCalls.length)).toEqual([1, 0]);
+      h.expect(usages).toEqual([undefined, { inputTokens: 5, outputTokens: 7 }]);
+    });
+
+    for (const [ref, message] of [
+      ['no-colon', `model "no-colon" is not of the form 'adapterId:model'`],
+      [':m', `model ":m" is not of the form 'adapterId:model'`],
+      ['nope:m', 'no model adapter has id "nope" (adapters: scripted)'],
+    ] as const) {
+      h.it(`model ${JSON.stringify(ref)} is refused before any call: ${message}`, async () => {
+        const model = scripted(['never']);
+        const outcome = await runOnce({ adapters: [model], defaults: { model: ref } });
+        h.expect(failed(outcome, ref === 'nope:m' ? 'model.unknown_adapter' : 'config.invalid_value').message).toBe(message);
+        h.expect(model.calls).toBe(0);
+      });
+    }
+  });
+
   h.describe('engine: abort', () => {
     h.it("the run's signal reaches the model call, and the run settles failed with run.aborted", async () => {
       const controller = new AbortController();
