@@ -36,6 +36,9 @@ export function createHeaderFetch(
     redactor.remember(pairs);
     for (const [name, value] of pairs) {
       try {
+        // A header value is a byte string (Fetch); runtimes differ on what they do with one
+        // that is not (Node throws, workerd re-encodes), so it is refused here, the same everywhere.
+        if (!isByteString(value)) throw new TypeError('not a byte string');
         merged.set(name, value);
       } catch {
         // The platform's own message quotes the value.
@@ -44,6 +47,11 @@ export function createHeaderFetch(
     }
     return send(input, { ...init, headers: merged });
   };
+}
+
+function isByteString(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) if (value.charCodeAt(i) > 0xff) return false;
+  return true;
 }
 
 /** The hook's (or the record's) headers as name/value pairs, every value a string. */
