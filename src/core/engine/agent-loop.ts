@@ -28,7 +28,7 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
     let response = log.turns.get(`${key}/${turn}`)?.response;
     if (response === undefined) {
       const request: ModelRequest = { model: spawn.model, ...(spawn.system === undefined ? {} : { system: spawn.system }), messages: history.slice(), tools };
-      response = journalable(await callModel(spawn.adapter, request, run.controller.signal, retry), spawn);
+      response = responseAsJson(await callModel(spawn.adapter, request, run.controller.signal, retry), spawn);
       // Journaled before any of its tool calls is dispatched: a crash from here on never pays for this turn again.
       await log.write(entry({ type: 'turn', agent: key, turn, response }));
       if (run.events.wants('turn:end')) {
@@ -48,7 +48,8 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
   }
 }
 
-function journalable(response: ModelResponse, spawn: Spawn): ModelResponse {
+/** The response as the journal will give it back; one JSON cannot hold fails the model call. */
+function responseAsJson(response: ModelResponse, spawn: Spawn): ModelResponse {
   try {
     return jsonClone(response);
   } catch (error) {

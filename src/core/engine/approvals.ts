@@ -46,8 +46,12 @@ export function openApprovals(log: RunLog): PendingApproval[] {
 
 export async function loadExisting(store: JournalStore, runId: string): Promise<RunLog> {
   const log = await RunLog.load(store, runId);
-  if (log.size === 0) throw new RulvarError('journal.unknown_run', `there is no journaled run ${JSON.stringify(runId)}`);
+  if (log.size === 0) throw unknownRun(runId);
   return log;
+}
+
+export function unknownRun(runId: string): RulvarError {
+  return new RulvarError('journal.unknown_run', `there is no journaled run ${JSON.stringify(runId)}`);
 }
 
 /** Attempts before giving up on a run whose journal keeps moving under us. */

@@ -6,7 +6,7 @@
  */
 import { ConfigError, RulvarError, describeCause } from '../errors.js';
 import { canonicalJson } from '../tools/canonical-json.js';
-import { loadExisting, openApprovals, resolveSettled } from './approvals.js';
+import { loadExisting, openApprovals, resolveSettled, unknownRun } from './approvals.js';
 import { Emitter } from './events.js';
 import { journalable } from './json-safe.js';
 import { LiveRun } from './live-run.js';
@@ -50,8 +50,8 @@ export function createEngine(options: EngineOptions): Engine {
     // Aborted before it started: nothing is loaded, nothing written.
     if (run.isSettled) return handleOf(run);
     void execute(run, workflow, prepare).then(
-      (value) => run.settle({ status: 'completed', value }),
-      (error: unknown) => run.settle(isOutcome(error) ? error.outcome : { status: 'failed', error: asRulvarError(error) }),
+      (outcome) => run.settle(outcome),
+      (error: unknown) => run.settle({ status: 'failed', error: asRulvarError(error) }),
     );
     return handleOf(run);
   };
@@ -63,17 +63,18 @@ export function createEngine(options: EngineOptions): Engine {
     resolveExternal: (key, decision, opts) => run.resolve(key, decision, opts ?? {}),
   });
 
-  async function execute<A, T>(run: LiveRun, workflow: Workflow<A, T>, prepare: (log: RunLog) => Promise<{ args: A } | RunOutcome>): Promise<T> {
+  async function execute<A, T>(run: LiveRun, workflow: Workflow<A, T>, prepare: (log: RunLog) => Promise<{ args: A } | RunOutcome>): Promise<RunOutcome> {
     if (typeof workflow?.body !== 'function' || typeof workflow.name !== 'string') {
       throw new ConfigError('config.invalid_value', 'run and resume need a workflow made by defineWorkflow');
     }
     run.log = await RunLog.load(store, run.runId);
     run.log.onForeignResolution = (resolution) => run.wake(resolution.key, resolution);
     const prepared = await prepare(run.log);
-    if (!('args' in prepared)) throw new OutcomeInstead(prepared);
+    // A completed run's resume: its journaled outcome, nothing run.
+    if (!('args' in prepared)) return prepared;
     const value = journalable(await workflow.body(createContext(run, options, adapters), prepared.args), `the value of workflow ${JSON.stringify(workflow.name)}`);
     if (!run.isSettled) await run.log.write(entry({ type: 'run:end', value }));
-    return value;
+    return { status: 'completed', value };
   }
 
   return {
@@ -89,7 +90,7 @@ export function createEngine(options: EngineOptions): Engine {
     resume(runId, workflow, opts = {}) {
       return start(workflow, runId, opts.signal, async (log) => {
         const started = log.start;
-        if (log.size === 0 || started === undefined) throw new RulvarError('journal.unknown_run', `there is no journaled run ${JSON.stringify(runId)}`);
+        if (log.size === 0 || started === undefined) throw unknownRun(runId);
         if (started.workflow !== workflow.name) {
           throw new RulvarError('journal.workflow_mismatch', `run ${JSON.stringify(runId)} was started by workflow ${JSON.stringify(started.workflow)}, not ${JSON.stringify(workflow.name)}`);
         }
@@ -101,24 +102,15 @@ export function createEngine(options: EngineOptions): Engine {
       });
     },
     async resolveExternal(runId, key, decision, opts) {
+      // A live run resolves in place, or hands a settled one back to resolveOffline itself.
       const run = live.get(runId);
-      if (run !== undefined && !run.isSettled) return run.resolve(key, decision, opts ?? {});
-      return resolveOffline(runId, key, decision, opts);
+      return run === undefined ? resolveOffline(runId, key, decision, opts) : run.resolve(key, decision, opts ?? {});
     },
     async pending(runId) {
       return openApprovals(await loadExisting(store, runId));
     },
     on: (event, listener) => engineEvents.on(event, listener),
   };
-}
-
-/** Thrown inside `execute` when preparing found the run already completed. */
-class OutcomeInstead {
-  constructor(readonly outcome: RunOutcome) {}
-}
-
-function isOutcome(value: unknown): value is OutcomeInstead {
-  return value instanceof OutcomeInstead;
 }
 
 function asRulvarError(error: unknown): RulvarError {
