@@ -612,20 +612,45 @@ export function engineDurableSuite(h: SuiteHarness): void {
       expect([model.calls, note.runs]).toEqual([1, 0]);
     });
 
-    h.it('memoryJournal: a wrong expectedLength conflicts and changes nothing; unknown runs are []; loads are copies', async () => {
+    h.it('memoryJournal: a wrong expectedLength conflicts and changes nothing; unknown runs are []; the store shares nothing writable', async () => {
       const journal = memoryJournal();
       expect(await journal.load('never')).toEqual([]);
-      const step: JournalEntry = { type: 'step', v: 1, name: 'a', value: { n: 1 } };
+      const step: JournalEntry = { type: 'step', v: 1, name: 'a', value: { n: 1, list: [{ m: 2 }] } };
       await journal.append('r', [step], 0);
       for (const expected of [0, 2]) {
         const error = await caught(() => journal.append('r', [{ ...step, name: 'b' }], expected));
         expect(RulvarError.is(error) && error.code).toBe('journal.conflict');
       }
+      // Loads hand back the kept entries, frozen to the leaves: a reader cannot change the store.
       const loaded = await journal.load('r');
-      (loaded[0] as { value: { n: number } }).value.n = 99;
+      const value = (loaded[0] as { value: { n: number; list: { m: number }[] } }).value;
+      expect(() => (value.n = 99)).toThrow(TypeError);
+      expect(() => (value.list[0]!.m = 99)).toThrow(TypeError);
+      expect(() => value.list.push({ m: 3 })).toThrow(TypeError);
       loaded.push(step);
+      // ...and the writer's own objects were copied, not frozen or kept.
       (step.value as { n: number }).n = 98;
-      expect(await journal.load('r')).toEqual([{ type: 'step', v: 1, name: 'a', value: { n: 1 } }]);
+      expect(Object.isFrozen(step.value)).toBe(false);
+      expect(await journal.load('r')).toEqual([{ type: 'step', v: 1, name: 'a', value: { n: 1, list: [{ m: 2 }] } }]);
+    });
+
+    h.it('memoryJournal keeps what JSON would give back: a __proto__ member stays data, undefined members go, a cycle refuses the whole append', async () => {
+      const journal = memoryJournal();
+      const value = JSON.parse('{"__proto__": {"polluted": true}, "gone": null}') as Record<string, unknown>;
+      value['gone'] = undefined;
+      await journal.append('r', [{ type: 'step', v: 1, name: 'a', value }], 0);
+      const [kept] = await journal.load('r');
+      const keptValue = (kept as { value: object }).value;
+      expect(Object.getPrototypeOf(keptValue)).toBe(Object.prototype);
+      expect(Object.keys(keptValue)).toEqual(['__proto__']);
+      expect(JSON.stringify(keptValue)).toBe('{"__proto__":{"polluted":true}}');
+      const cyclic: Record<string, unknown> = {};
+      cyclic['self'] = cyclic;
+      const ok: JournalEntry = { type: 'step', v: 1, name: 'b', value: 1 };
+      const error = await caught(() => journal.append('r', [ok, { type: 'step', v: 1, name: 'c', value: cyclic }], 1));
+      expect(RulvarError.is(error) && error.code).toBe('config.invalid_value');
+      expect(String((error as Error).message)).toContain('journal entry 2 of run "r" is not JSON');
+      expect(await journal.load('r')).toHaveLength(1);
     });
   });
 

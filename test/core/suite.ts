@@ -11,6 +11,7 @@ import { configSuite } from './config.suite.js';
 import { dispatchSuite } from './dispatch.suite.js';
 import { domainsSuite } from './domains.suite.js';
 import { engineDurableSuite } from './engine-durable.suite.js';
+import { engineFrozenSuite } from './engine-frozen.suite.js';
 import { engineLoopSuite } from './engine-loop.suite.js';
 import type { SuiteHarness } from './harness.js';
 import { hashSuite } from './hash.suite.js';
@@ -61,4 +62,5 @@ export function coreSuite(h: SuiteHarness): void {
   secretFormsSuite(h);
   engineLoopSuite(h);
   engineDurableSuite(h);
+  engineFrozenSuite(h);
 }

@@ -1,12 +1,15 @@
 /**
- * Unit tests for the two small runtime-neutral helpers every other module leans on:
- * src/core/errors.ts (typed errors, their cross-bundle guards, cause descriptions) and
- * src/core/async.ts (bounded waits that clean up after themselves). The suites elsewhere
+ * Unit tests for the small runtime-neutral helpers every other module leans on:
+ * src/core/errors.ts (typed errors, their cross-bundle guards, cause descriptions),
+ * src/core/async.ts (bounded waits that clean up after themselves) and the digest memo of
+ * src/core/bus/toolset-hash.ts. The suites elsewhere
  * reach these only through whole sources, which left the edge cases unpinned.
  */
+import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { followSignal, raceSignal, settledWithin, signalThatNeverAborts, withDeadline } from '../../src/core/async.js';
+import { sha256Hex } from '../../src/core/bus/toolset-hash.js';
 import {
   ConfigError,
   cutText,
@@ -376,5 +379,37 @@ describe('async helpers', () => {
       expect(state).toEqual({ status: 'rejected', reason: expiry });
       expect(vi.getTimerCount()).toBe(0);
     });
+  });
+});
+
+describe('sha256Hex: recent digests are remembered, within bounds', () => {
+  const fresh = (label: string) => `${label}-${crypto.randomUUID()}`;
+  const expected = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+  afterEach(() => vi.restoreAllMocks());
+
+  it('hashes a text once while it is recent, and always to the right digest', async () => {
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    const text = fresh('once');
+    expect(await sha256Hex(text)).toBe(expected(text));
+    expect(await sha256Hex(text)).toBe(expected(text));
+    expect(digest).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the 32 most recent: a 33rd text pushes the oldest out', async () => {
+    const texts = Array.from({ length: 33 }, (_, i) => fresh(`many-${i}`));
+    for (const text of texts) await sha256Hex(text);
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    expect(await sha256Hex(texts[32]!)).toBe(expected(texts[32]!));
+    expect(digest).toHaveBeenCalledTimes(0);
+    expect(await sha256Hex(texts[0]!)).toBe(expected(texts[0]!));
+    expect(digest).toHaveBeenCalledTimes(1);
+  });
+
+  it('never keeps a text longer than 32 K characters', async () => {
+    const long = fresh('long').padEnd(32 * 1024 + 1, 'x');
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    expect(await sha256Hex(long)).toBe(expected(long));
+    expect(await sha256Hex(long)).toBe(expected(long));
+    expect(digest).toHaveBeenCalledTimes(2);
   });
 });

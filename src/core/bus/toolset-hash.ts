@@ -55,10 +55,28 @@ export function sortByName<T extends { readonly name: string }>(tools: readonly 
   return sorted;
 }
 
+/**
+ * Recent digests by input. Every spawn resolves its toolset and keys itself again, so the
+ * same contracts are hashed over and over; a digest is a trip to another thread in some
+ * runtimes (~40 µs in Node even for a few bytes). Bounded in entries and in the length of
+ * what it keeps, so it never holds more than about 2 MB of text.
+ */
+const recentDigests = new Map<string, string>();
+const MEMO_ENTRIES = 32;
+const MEMO_MAX_CHARS = 32 * 1024;
+
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, via WebCrypto. */
 export async function sha256Hex(text: string): Promise<string> {
+  const known = recentDigests.get(text);
+  if (known !== undefined) return known;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  if (text.length <= MEMO_MAX_CHARS) {
+    // Oldest first out: a Map iterates in insertion order.
+    if (recentDigests.size >= MEMO_ENTRIES) recentDigests.delete(recentDigests.keys().next().value as string);
+    recentDigests.set(text, hex);
+  }
+  return hex;
 }
 
 export async function toolsetHash(tools: readonly ToolContract[]): Promise<string> {

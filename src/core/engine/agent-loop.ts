@@ -5,7 +5,7 @@
  * from its last checkpoint. A response without tool calls ends the agent with its text.
  */
 import { RulvarError } from '../errors.js';
-import { jsonClone } from './json-safe.js';
+import { ownJson } from './json-safe.js';
 import type { LiveRun } from './live-run.js';
 import { modelFailed, type Message, type ModelRequest, type ModelResponse } from './model.js';
 import { callModel } from './model-call.js';
@@ -22,12 +22,15 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
     await log.write(entry({ type: 'spawn', agent: key, ...identity, prompt: spawn.prompt, authorityHash: toolset.authorityHash }));
     run.events.emit('agent:start', { runId: run.runId, agentKey: key, ...identity });
   }
-  const history: Message[] = [{ role: 'user', text: spawn.prompt }];
+  // Messages are frozen like the journaled values they hold: a request's messages and the
+  // history an agent returns are read-only, live and replayed alike.
+  const history: Message[] = [Object.freeze({ role: 'user', text: spawn.prompt })];
   const tools = toolset.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  const journaled = log.agent(key);
   for (let turn = 0; ; turn += 1) {
-    let response = log.turns.get(`${key}/${turn}`)?.response;
+    let response = journaled.turns[turn]?.response;
     if (response === undefined) {
-      const request: ModelRequest = { model: spawn.model, ...(spawn.system === undefined ? {} : { system: spawn.system }), messages: history.slice(), tools };
+      const request: ModelRequest = spawn.system === undefined ? { model: spawn.model, messages: history.slice(), tools } : { model: spawn.model, system: spawn.system, messages: history.slice(), tools };
       response = responseAsJson(await callModel(spawn.adapter, request, run.controller.signal, retry), spawn);
       // Journaled before any of its tool calls is dispatched: a crash from here on never pays for this turn again.
       await log.write(entry({ type: 'turn', agent: key, turn, response }));
@@ -35,7 +38,7 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
         run.events.emit('turn:end', { runId: run.runId, agentKey: key, turn, ...(response.usage === undefined ? {} : { usage: response.usage }) });
       }
     }
-    history.push({ role: 'assistant', text: response.text, toolCalls: response.toolCalls });
+    history.push(Object.freeze({ role: 'assistant', text: response.text, toolCalls: response.toolCalls }));
     if (response.toolCalls.length === 0) {
       if (!log.agentEnds.has(key)) await log.write(entry({ type: 'agent:end', agent: key, text: response.text, turns: turn + 1 }));
       return { text: response.text, toolsetHash: toolset.toolsetHash, turns: turn + 1, history };
@@ -44,14 +47,16 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
       // Its tools do not run: their results would reach no model.
       throw new RulvarError('agent.max_turns', `the agent used its ${spawn.maxTurns} model turns and still asked for tools`);
     }
-    history.push({ role: 'tool', results: await runTurnCalls(run, spawn, turn, response.toolCalls) });
+    const results = await runTurnCalls(run, spawn, turn, response.toolCalls, journaled.tools[turn]);
+    Object.freeze(results);
+    history.push(Object.freeze({ role: 'tool', results }));
   }
 }
 
 /** The response as the journal will give it back; one JSON cannot hold fails the model call. */
 function responseAsJson(response: ModelResponse, spawn: Spawn): ModelResponse {
   try {
-    return jsonClone(response);
+    return ownJson(response);
   } catch (error) {
     throw modelFailed(spawn.adapter.id, spawn.model, error);
   }

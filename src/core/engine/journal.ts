@@ -70,6 +70,13 @@ export type ResolvedBy = 'external' | 'operator' | 'timeout';
 
 export type JournalEntryType = JournalEntry['type'];
 
+/**
+ * Entries travel as frozen plain JSON: the engine appends entries that are frozen all the way
+ * down, so a store may keep them by reference (the memory store does) or serialize them. A
+ * store's `load` returns either fresh entries (parsed: the engine freezes its own copy) or
+ * entries frozen all the way down, which the engine keeps as they are: a frozen entry is
+ * never checked deeper than its own members.
+ */
 export interface JournalStore {
   /** Every entry of the run in order; `[]` for a run never written. */
   load(runId: string): Promise<JournalEntry[]>;

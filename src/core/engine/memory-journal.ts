@@ -1,28 +1,40 @@
 /**
  * The in-memory JournalStore: the default, and the reference the durable stores are tested
- * against. Entries are kept as JSON text, so what comes back is what a durable store would
- * give (no shared references with the caller, nothing that is not JSON).
+ * against. It keeps frozen plain JSON: an entry the engine wrote is that already (see
+ * json-safe.ts) and is kept as it is; anything else is copied and frozen first, so nothing a
+ * caller does afterwards reaches the store. A load hands the kept entries back without
+ * copying, so replaying a run costs no parse. What it refuses is what a durable store could
+ * not write back (anything that is not JSON).
  */
-import { RulvarError } from '../errors.js';
+import { ConfigError, describeCause, RulvarError } from '../errors.js';
 import type { JournalEntry, JournalStore } from './journal.js';
+import { sealCopy } from './json-safe.js';
 
 export function memoryJournal(): JournalStore {
-  const runs = new Map<string, string[]>();
+  const runs = new Map<string, JournalEntry[]>();
   return {
     async load(runId) {
-      return (runs.get(runId) ?? []).map((line) => JSON.parse(line) as JournalEntry);
+      return (runs.get(runId) ?? []).slice();
     },
     async append(runId, entries, expectedLength) {
-      const lines = runs.get(runId) ?? [];
-      if (lines.length !== expectedLength) {
+      const kept = runs.get(runId) ?? [];
+      if (kept.length !== expectedLength) {
         throw new RulvarError(
           'journal.conflict',
-          `run ${JSON.stringify(runId)} has ${lines.length} journal entries, not the ${expectedLength} this append expected`,
+          `run ${JSON.stringify(runId)} has ${kept.length} journal entries, not the ${expectedLength} this append expected`,
         );
       }
-      const encoded = entries.map((entry) => JSON.stringify(entry));
-      lines.push(...encoded);
-      runs.set(runId, lines);
+      // Copied before anything is kept: an entry JSON cannot hold refuses the whole append.
+      // What the engine writes is already frozen JSON of its own, kept as it is.
+      const copies = entries.map((entry, i) => {
+        try {
+          return sealCopy(entry);
+        } catch (error) {
+          throw new ConfigError('config.invalid_value', `journal entry ${kept.length + i} of run ${JSON.stringify(runId)} is not JSON (${describeCause(error)})`);
+        }
+      });
+      for (const copy of copies) kept.push(copy);
+      runs.set(runId, kept);
     },
   };
 }

@@ -5,14 +5,20 @@
  */
 import { RulvarError } from '../errors.js';
 import { JOURNAL_FORMAT, type JournalEntry, type JournalStore } from './journal.js';
+import { sealEntry } from './json-safe.js';
 
 type Of<T extends JournalEntry['type']> = Extract<JournalEntry, { type: T }>;
+
+/** One agent's model turns and tool results, by turn number (and call index): replay reads them per call. */
+export interface AgentEntries {
+  readonly turns: (Of<'turn'> | undefined)[];
+  readonly tools: (Of<'tool'>[] | undefined)[];
+}
 
 export class RunLog {
   readonly steps = new Map<string, Of<'step'>>();
   readonly spawns = new Map<string, Of<'spawn'>>();
-  readonly turns = new Map<string, Of<'turn'>>();
-  readonly tools = new Map<string, Of<'tool'>>();
+  private readonly agents = new Map<string, AgentEntries>();
   readonly approvals = new Map<string, Of<'approval'>>();
   readonly resolutions = new Map<string, Of<'resolution'>>();
   readonly agentEnds = new Map<string, Of<'agent:end'>>();
@@ -20,6 +26,8 @@ export class RunLog {
   end: Of<'run:end'> | undefined;
   private length = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Operations in `exclusive`, queued or running. */
+  private held = 0;
 
   private constructor(
     private readonly store: JournalStore,
@@ -28,11 +36,23 @@ export class RunLog {
 
   static async load(store: JournalStore, runId: string): Promise<RunLog> {
     const log = new RunLog(store, runId);
-    const entries = await store.load(runId);
-    if (!Array.isArray(entries)) throw new RulvarError('journal.corrupt', `the journal store did not return a list for run ${JSON.stringify(runId)}`);
+    const loaded = await store.load(runId);
+    if (!Array.isArray(loaded)) throw new RulvarError('journal.corrupt', `the journal store did not return a list for run ${JSON.stringify(runId)}`);
+    // The engine only ever holds frozen journal values, whichever store they came from.
+    const entries = loaded.map((entry, i) => log.frozen(entry, i));
     entries.forEach((entry, i) => log.index(entry, i));
     log.length = entries.length;
     return log;
+  }
+
+  /** The entries of agent `key` (empty lists for an agent not journaled yet). */
+  agent(key: string): AgentEntries {
+    let entries = this.agents.get(key);
+    if (entries === undefined) {
+      entries = { turns: [], tools: [] };
+      this.agents.set(key, entries);
+    }
+    return entries;
   }
 
   get size(): number {
@@ -40,8 +60,8 @@ export class RunLog {
   }
 
   /** Appends after every write queued before it; rejects (and indexes nothing) on failure. */
-  write(...entries: JournalEntry[]): Promise<void> {
-    return this.exclusive(() => this.writeHeld(...entries));
+  write(...entries: JournalEntry[]): Promise<unknown> {
+    return this.exclusive(() => this.writeUnless(entries, never));
   }
 
   /**
@@ -49,10 +69,16 @@ export class RunLog {
    * this engine (first-closing-wins between resolutions made through the same log).
    */
   exclusive<T>(decide: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(decide);
-    this.queue = next.catch(() => undefined);
+    this.held += 1;
+    // Nothing queued or running: start now rather than a microtask later (most writes).
+    const next = this.held === 1 ? decide() : this.queue.then(decide);
+    this.queue = next.then(this.release, this.release);
     return next;
   }
+
+  private readonly release = (): void => {
+    this.held -= 1;
+  };
 
   /**
    * Set by a live run. Another engine may journal a resolution of this run while it executes
@@ -61,41 +87,63 @@ export class RunLog {
    */
   onForeignResolution: ((entry: Of<'resolution'>) => void) | undefined;
 
-  /** A write made from inside `exclusive` (the queue is already held). */
-  async writeHeld(...entries: JournalEntry[]): Promise<void> {
-    await this.writeUnless(entries, () => false);
-  }
-
   /**
    * Appends `entries`, unless, after taking in another engine's resolutions on a conflict,
    * `superseded()` says they no longer apply (a resolution of the same key came first).
    * Returns whether it wrote.
    */
-  async writeUnless(entries: JournalEntry[], superseded: () => boolean): Promise<boolean> {
-    for (;;) {
-      try {
-        await this.store.append(this.runId, entries, this.length);
-        break;
-      } catch (error) {
-        if (!(RulvarError.is(error) && error.code === 'journal.conflict') || !(await this.absorbResolutions())) throw error;
-        if (superseded()) return false;
-      }
+  writeUnless(written: JournalEntry[], superseded: () => boolean): Promise<boolean> {
+    // Frozen before the store sees them: the store may keep them by reference.
+    return this.appendOnce(written.map(sealEntry), superseded);
+  }
+
+  /** One attempt, and another after a conflict that only other engines' resolutions caused. */
+  private appendOnce(entries: JournalEntry[], superseded: () => boolean): Promise<boolean> {
+    let appended: Promise<void>;
+    try {
+      appended = Promise.resolve(this.store.append(this.runId, entries, this.length));
+    } catch (error) {
+      // A store that throws instead of rejecting must not leave the queue held.
+      appended = Promise.reject(error);
     }
-    entries.forEach((entry, i) => this.index(entry, this.length + i));
-    this.length += entries.length;
-    return true;
+    return appended.then(
+      () => {
+        entries.forEach((entry, i) => this.index(entry, this.length + i));
+        this.length += entries.length;
+        return true;
+      },
+      async (error: unknown) => {
+        if (!(RulvarError.is(error) && error.code === 'journal.conflict') || !(await this.absorbResolutions())) throw error;
+        return superseded() ? false : this.appendOnce(entries, superseded);
+      },
+    );
   }
 
   /** True when everything appended since our last write is another engine's resolutions, now indexed. */
   private async absorbResolutions(): Promise<boolean> {
     const absorb = this.onForeignResolution;
     if (absorb === undefined) return false;
-    const extra = (await this.store.load(this.runId)).slice(this.length);
-    if (extra.length === 0 || extra.some((e) => e?.type !== 'resolution')) return false;
+    const loaded = (await this.store.load(this.runId)).slice(this.length);
+    if (loaded.length === 0 || loaded.some((e) => e?.type !== 'resolution')) return false;
+    const extra = loaded.map((e, i) => this.frozen(e, this.length + i));
     extra.forEach((e, i) => this.index(e, this.length + i));
     this.length += extra.length;
     for (const e of extra) if (e.type === 'resolution' && this.resolutions.get(e.key) === e) absorb(e);
     return true;
+  }
+
+  /** A loaded entry as the engine holds it; what JSON cannot hold is a corrupt journal. */
+  private frozen(entry: JournalEntry, position: number): JournalEntry {
+    try {
+      return sealEntry(entry);
+    } catch {
+      throw new RulvarError('journal.corrupt', `run ${JSON.stringify(this.runId)}: entry ${position} is not JSON`);
+    }
+  }
+
+  private position(value: unknown, entryAt: number): number {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value < MAX_POSITION) return value;
+    throw new RulvarError('journal.corrupt', `run ${JSON.stringify(this.runId)}: entry ${entryAt} has a turn or index that is not a small non-negative integer`);
   }
 
   private index(entry: JournalEntry, position: number): void {
@@ -113,11 +161,14 @@ export class RunLog {
         this.spawns.set(entry.agent, entry);
         break;
       case 'turn':
-        this.turns.set(`${entry.agent}/${entry.turn}`, entry);
+        this.agent(entry.agent).turns[this.position(entry.turn, position)] = entry;
         break;
-      case 'tool':
-        this.tools.set(`${entry.agent}/${entry.turn}/${entry.index}`, entry);
+      case 'tool': {
+        const byTurn = this.agent(entry.agent).tools;
+        const turn = this.position(entry.turn, position);
+        (byTurn[turn] ??= [])[this.position(entry.index, position)] = entry;
         break;
+      }
       case 'approval':
         this.approvals.set(entry.key, entry);
         break;
@@ -136,6 +187,11 @@ export class RunLog {
     }
   }
 }
+
+/** Entries are stored by turn and index in arrays, so those must be small non-negative integers. */
+const MAX_POSITION = 1_000_000;
+
+const never = (): boolean => false;
 
 type Unversioned<E> = E extends JournalEntry ? Omit<E, 'v'> : never;
 

@@ -37,8 +37,8 @@ export interface SpawnPlan {
 
 export interface Spawn extends SpawnPlan {
   readonly key: string;
-  /** First 16 hex digits of the content hash, for approval keys. */
-  readonly shortKey: string;
+  /** Where this agent's approval keys start: the content hash's first 16 hex digits and the ordinal. */
+  readonly approvalPrefix: string;
   readonly toolset: ResolvedToolset;
 }
 
@@ -97,5 +97,5 @@ export async function completeSpawn(plan: SpawnPlan, workflow: string, ordinal: 
       toolsetHash: toolset.toolsetHash,
     }),
   );
-  return { ...plan, toolset, key: `${hash}-${ordinal}`, shortKey: hash.slice(0, 16) };
+  return { ...plan, toolset, key: `${hash}-${ordinal}`, approvalPrefix: `${hash.slice(0, 16)}-${ordinal}` };
 }

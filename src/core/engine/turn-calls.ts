@@ -9,51 +9,61 @@ import type { PermissionAudit } from '../permissions/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Resolution } from './approvals.js';
 import type { JournalEntry } from './journal.js';
-import { jsonClone, jsonResult } from './json-safe.js';
+import { jsonResult, ownJson } from './json-safe.js';
 import type { LiveRun } from './live-run.js';
 import type { ToolCallPart } from './model.js';
 import { entry } from './run-log.js';
 import type { Spawn } from './spawn.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
+type Tool = Extract<JournalEntry, { type: 'tool' }>;
 
-export async function runTurnCalls(run: LiveRun, spawn: Spawn, turn: number, calls: readonly ToolCallPart[]): Promise<ToolResult[]> {
+/** `done` holds the results of this turn already journaled, by call index. */
+export async function runTurnCalls(
+  run: LiveRun,
+  spawn: Spawn,
+  turn: number,
+  calls: readonly ToolCallPart[],
+  done: readonly (Tool | undefined)[] = [],
+): Promise<ToolResult[]> {
   const { key, toolset } = spawn;
   const { log, runId } = run;
   const signal = run.controller.signal;
+  // The scopes as given: the chain merges them per call anyway, and merging a merged config
+  // again would only validate it twice.
+  const dispatchOptions = { permissions: spawn.permissionScopes, signal };
   const results: ToolResult[] = [];
   let unjournaled: JournalEntry[] = [];
+  const record = (index: number, call: ToolCallPart, result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
+    results.push(result);
+    unjournaled.push(entry({ type: 'tool', agent: key, turn, index, result, audit }));
+    if (run.events.wants('tool:end')) {
+      run.events.emit('tool:end', { runId, agentKey: key, callId: call.id, toolName: call.name, input, result, audit, ...(resolution === undefined ? {} : { resolution }) });
+    }
+  };
 
-  for (const [index, call] of calls.entries()) {
-    const record = (result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
-      results.push(result);
-      unjournaled.push(entry({ type: 'tool', agent: key, turn, index, result, audit }));
-      if (run.events.wants('tool:end')) {
-        run.events.emit('tool:end', { runId, agentKey: key, callId: call.id, toolName: call.name, input, result, audit, ...(resolution === undefined ? {} : { resolution }) });
-      }
-    };
-    const journaled = log.tools.get(`${key}/${turn}/${index}`);
+  for (let index = 0; index < calls.length; index += 1) {
+    const call = calls[index] as ToolCallPart;
+    const journaled = done[index];
     if (journaled !== undefined) {
       results.push(journaled.result);
       continue;
     }
     // Stable across restarts and safe in a URL: the content hash's head, the ordinal, the position.
-    const approvalKey = `${spawn.shortKey}-${key.slice(key.lastIndexOf('-') + 1)}-${turn}-${index}`;
+    const approvalKey = `${spawn.approvalPrefix}-${turn}-${index}`;
     let approval = log.approvals.get(approvalKey);
     if (approval === undefined) {
       if (run.events.wants('tool:start')) run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
-      // The scopes as given: the chain merges them per call anyway, and merging a merged config
-      // again would only validate it twice.
-      const outcome = await dispatchTool(toolset, call, { permissions: spawn.permissionScopes, signal });
+      const outcome = await dispatchTool(toolset, call, dispatchOptions);
       if (outcome.status === 'done') {
-        record(jsonResult(outcome.result), outcome.audit, outcome.input);
+        record(index, call, jsonResult(outcome.result), ownJson(outcome.audit), outcome.input);
         continue;
       }
       const input = jsonInput(outcome.input);
       if (input === NOT_JSON) {
         // Only a host's hook can make an input JSON cannot hold: the call is refused, not the run.
         const output = `the input of ${call.name}, as a permission hook rewrote it, is not JSON`;
-        record({ callId: call.id, toolName: call.name, isError: true, output, reason: 'invalid_input' }, outcome.audit, outcome.input);
+        record(index, call, ownJson({ callId: call.id, toolName: call.name, isError: true, output, reason: 'invalid_input' }), ownJson(outcome.audit), outcome.input);
         continue;
       }
       approval = askEntry(approvalKey, key, turn, index, call, input, outcome.audit, spawn);
@@ -63,7 +73,7 @@ export async function runTurnCalls(run: LiveRun, spawn: Spawn, turn: number, cal
       run.events.emit('approval:pending', { key: approvalKey, runId, toolName, input, audit, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
     }
     const resolution = log.resolutions.get(approvalKey) ?? (await run.park(approval));
-    record(jsonResult(await settle(toolset, call, approval, resolution, signal)), approval.audit, approval.input, resolution);
+    record(index, call, jsonResult(await settle(toolset, call, approval, resolution, signal)), approval.audit, approval.input, resolution);
   }
   if (unjournaled.length > 0) await log.write(...unjournaled);
   return results;
@@ -80,7 +90,7 @@ const NOT_JSON = Symbol('not JSON');
 
 function jsonInput(input: unknown): unknown {
   try {
-    return jsonClone(input);
+    return ownJson(input);
   } catch {
     return NOT_JSON;
   }
@@ -91,5 +101,5 @@ function askEntry(key: string, agent: string, turn: number, index: number, call:
   // Journaled at ask time, so a later change of configuration moves neither.
   const deadline =
     approvalDeadlineMs === undefined ? {} : { deadlineAt: new Date(Date.now() + approvalDeadlineMs).toISOString(), timeoutDecision: approvalTimeoutDecision ?? 'deny' };
-  return entry({ type: 'approval', key, agent, turn, index, toolName: call.name, callId: call.id, input, audit, ...deadline });
+  return entry({ type: 'approval', key, agent, turn, index, toolName: call.name, callId: call.id, input, audit: ownJson(audit), ...deadline });
 }
