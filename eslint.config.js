@@ -108,6 +108,7 @@ export default tseslint.config(
       'test/workerd/worker.ts',
       'test/workerd/harness.ts',
       'test/workerd/expect.ts',
+      'test/workerd/fixtures/**/*.ts',
     ],
     languageOptions: { globals: { ...globals.browser, ...globals.worker } },
     rules: neutralRules,

@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { benchCalls } from './call.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchGuards } from './guards.bench.js';
+import { benchJournal } from './journal.bench.js';
 import { printMachine } from './harness.js';
 import { libraryOrigin } from './library.js';
 import { missed, writeReadme, type Report } from './report.js';
@@ -41,11 +42,12 @@ const sweep = await benchSweep(quick ? { warmup: 1, iterations: 3 } : { warmup: 
 const guards = await benchGuards(quick ? { warmup: 1, iterations: 2 } : { warmup: 1, iterations: 7 });
 const calls = await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 15, iterations: 25 });
 const engine = await benchEngine(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 20 });
+const journal = await benchJournal(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 20 });
 // Imported late, as before this file collected rows: the hostile fixtures are only loaded once the rest has run.
 const hostile = await (await import('./validation.bench.js')).benchValidation(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 10 });
 process.stdout.write(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
-const report: Report = { rows: [...sweep, ...guards, ...calls, ...engine], hostile };
+const report: Report = { rows: [...sweep, ...guards, ...calls, ...engine, ...journal], hostile };
 if (writeReadmeBlock) {
   await writeReadme(report);
   process.stdout.write('README.md: bench block rewritten from this run\n');

@@ -1,94 +1,73 @@
 /**
- * `npm run demo`: a real end-to-end run with no API key. It spawns this repo's workbench MCP
- * server as a child process over stdio, imports its tools with a prefix, host-supplied risk
- * labels and an approval flag, and runs an agent on them under the `strict` preset with the
- * scripted model. The agent's write asks for approval, so the run suspends; a second engine
- * over the same journal approves it and resumes the run. The audit trail and the model-call
- * count show that nothing was paid twice. Closing the source ends the child process.
+ * `npm run demo`: a real end-to-end run with no API key, across a real restart. This process
+ * spawns the workbench MCP server over stdio, imports its tools under the `strict` preset and
+ * runs an agent on the scripted model with a file journal in a temp dir. The agent's write
+ * asks for approval, so the run suspends; the approval is resolved (by this script, or by you
+ * with `npm run demo -- --interactive`), and a second Node process resumes the run from the
+ * journal alone (examples/demo/resume.ts). The counts at the end show that no model turn was
+ * requested twice and no tool ran twice.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
+import { createInterface } from 'node:readline';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createEngine, defineWorkflow, memoryJournal, mcp, type RunHandle } from '@rulvar/core/node';
-import { scripted } from '@rulvar/core/testing';
+import { createEngine } from '@rulvar/core/node';
+import { closeNotes, demoModel, engineOptions, notes, printTable, shopping, watch } from './demo/setup.js';
 
-const serverScript = fileURLToPath(new URL('./servers/workbench-stdio.ts', import.meta.url));
-
-const notes = mcp({
-  transport: 'stdio',
-  command: process.execPath,
-  args: ['--import', 'tsx', serverScript],
-  prefix: 'notes',
-  risk: { add_note: 'write', read_note: 'read', list_notes: 'read', snapshot: 'read', delete_note: 'destructive' },
-  approval: { delete_note: true },
-});
-
-// What a model would do, turn by turn; turn n answers the agent's n-th request.
-const model = scripted([
-  {
-    text: 'Checking the notes, then saving the list.',
-    toolCalls: [
-      { name: 'notes_list_notes', input: {} },
-      { name: 'notes_add_note', input: { title: 'groceries', body: 'eggs, rice' } },
-    ],
-  },
-  { text: 'Reading it back.', toolCalls: [{ name: 'notes_read_note', input: { title: 'groceries' } }] },
-  'Saved the groceries note.',
-]);
-
-const shopping = defineWorkflow({ name: 'shopping' }, async (ctx) => {
-  const agent = await ctx.agent('Save my grocery list: eggs, rice.', { tools: [notes] });
-  return { text: agent.text, turns: agent.turns };
-});
-
-// One journal, two engines: the second stands for another process, or a later request.
-const journal = memoryJournal();
-const options = { adapters: [model], journal, defaults: { model: 'scripted:demo', permissions: { preset: 'strict' as const } } };
-const trail: string[] = [];
-const executed = new Map<string, number>();
+const interactive = process.argv.includes('--interactive');
+const dir = await mkdtemp(path.join(tmpdir(), 'rulvar-demo-'));
+const model = demoModel();
+const ran = { count: 0 };
 
 try {
-  const tools = await notes.tools();
-  console.log(`Imported ${tools.length} tools from ${notes.id}:\n`);
+  const tools = await notes().tools();
+  console.log(`Imported ${tools.length} tools from ${notes().id}:\n`);
   printTable(['name', 'risk', 'needsApproval'], tools.map((t) => [t.name, t.risk ?? '(undeclared)', String(t.needsApproval)]));
 
-  const first = watch('engine 1', createEngine(options).run(shopping, {}));
-  const suspended = await first.result;
-  if (suspended.status !== 'suspended') throw new Error(`expected the run to suspend, got ${suspended.status}`);
-  const [approval] = suspended.approvals;
-  if (approval === undefined) throw new Error('the suspended run lists no approval');
-  console.log(`\nRun ${first.runId} suspended: ${approval.toolName} ${JSON.stringify(approval.input)} waits (${approval.audit.reason}).`);
-  console.log(`Model calls so far: ${model.calls}`);
+  console.log(`\nProcess 1 (pid ${process.pid}) runs the agent, journal in ${dir}:`);
+  const engine = createEngine(engineOptions(dir, model));
+  const first = await watch('process 1', engine.run(shopping, null), ran).result;
+  if (first.status !== 'suspended') throw new Error(`expected the run to suspend, got ${first.status}`);
+  const [approval] = await engine.pending(first.approvals[0]?.runId ?? '');
+  if (approval === undefined) throw new Error('the suspended run lists no pending approval');
+  console.log(`\nRun ${approval.runId} suspended. Pending: ${approval.toolName} ${JSON.stringify(approval.input)}`);
+  console.log(`  why: ${approval.audit.reason}`);
+  console.log(`  key: ${approval.key}`);
+  console.log(`Model calls in process 1: ${model.calls}`);
 
-  const second = createEngine(options);
-  const approved = await second.resolveExternal(first.runId, approval.key, 'allow', { by: 'operator', reason: 'the list is fine' });
-  console.log(`An operator approves it through engine 2: ${approved}`);
-  const resumed = await watch('engine 2', second.resume(first.runId, shopping)).result;
-  if (resumed.status !== 'completed') throw new Error(`expected the run to complete, got ${resumed.status}`);
+  const { decision, reason } = interactive ? await askAtTerminal() : { decision: 'allow' as const, reason: 'the list is fine' };
+  const resolved = await engine.resolveExternal(approval.runId, approval.key, decision, { by: 'operator', reason });
+  console.log(`Resolution journaled: ${decision} by operator ("${reason}"): ${resolved}`);
+  await closeNotes();
 
-  console.log('\nAudit trail:');
-  for (const line of trail) console.log(`  ${line}`);
-  console.log(`\nResult: ${JSON.stringify(resumed.value)}`);
-  const twice = model.calls === resumed.value.turns ? 'none requested twice' : 'SOME REQUESTED TWICE';
-  console.log(`Model calls: ${model.calls} for ${resumed.value.turns} turns (${twice}); notes_add_note ran ${executed.get('notes_add_note') ?? 0} time(s).`);
+  const resume = fileURLToPath(new URL('./demo/resume.ts', import.meta.url));
+  console.log('\nProcess 1 exits its part here; a new process resumes the run from the journal.');
+  const code = await new Promise<number | null>((done) =>
+    spawn(process.execPath, ['--import', 'tsx', resume, dir, approval.runId, String(model.calls), String(ran.count)], { stdio: 'inherit' }).on('exit', done),
+  );
+  if (code !== 0) throw new Error(`the resuming process exited with ${code}`);
 } finally {
-  await notes.close();
+  await closeNotes();
+  await rm(dir, { recursive: true, force: true });
 }
 
-function watch<T>(engine: string, handle: RunHandle<T>): RunHandle<T> {
-  handle.on('tool:end', ({ toolName, audit, result, resolution }) => {
-    const output = JSON.stringify(result.output).slice(0, 60);
-    executed.set(toolName, (executed.get(toolName) ?? 0) + 1);
-    const verdict = resolution === undefined ? `${audit.verdict} by ${audit.layer}` : `${resolution.decision} by ${resolution.by} (${audit.layer})`;
-    trail.push(`${engine}: ${toolName.padEnd(16)} ${verdict.padEnd(30)} -> ${output}`);
-  });
-  handle.on('approval:pending', ({ toolName }) => trail.push(`${engine}: ${toolName.padEnd(16)} ${'ask: the run suspends'.padEnd(30)}`));
-  return handle;
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => `  ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`;
-  console.log(line(header));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const row of rows) console.log(line(row));
+async function askAtTerminal(): Promise<{ decision: 'allow' | 'deny'; reason: string }> {
+  // Lines are read through the iterator, which keeps those typed (or piped) ahead of a prompt.
+  const terminal = createInterface({ input: process.stdin, terminal: false });
+  const lines = terminal[Symbol.asyncIterator]();
+  const ask = async (prompt: string) => {
+    process.stdout.write(prompt);
+    const line = await lines.next();
+    return line.done === true ? '' : String(line.value).trim();
+  };
+  try {
+    const decision = /^y(es)?$/i.test(await ask('\nAllow this call? [y/N] ')) ? 'allow' : 'deny';
+    const reason = (await ask('Reason (shown to the model): ')) || (decision === 'allow' ? 'approved at the terminal' : 'denied at the terminal');
+    return { decision, reason };
+  } finally {
+    terminal.close();
+  }
 }

@@ -37,7 +37,7 @@ export type { McpBounds, McpTimeouts } from './mcp/bounds.js';
 export { tool, type NativeToolSpec } from './bus/tool.js';
 export type { SchemaSpec, StandardJsonSchemaCarrier, ZodLike } from './schema/schema-spec.js';
 export { resolveToolset, type ResolvedToolset, type ResolveOptions, type ToolsOption } from './bus/resolve.js';
-export { dispatchTool, type DispatchOutcome, type DispatchOptions, type ToolCall } from './bus/dispatch.js';
+export { dispatchTool, type ApprovedCallOptions, type DispatchOutcome, type DispatchOptions, type ToolCall } from './bus/dispatch.js';
 export { MAX_SCHEMA_DEPTH, MAX_INSTANCE_DEPTH } from './schema/limits.js';
 export { canonicalJson } from './tools/canonical-json.js';
 export { toolsetHash, authorityHash, type ToolContract, type ToolAuthority } from './bus/toolset-hash.js';
@@ -71,9 +71,10 @@ export { mergePermissionConfigs } from './permissions/merge.js';
 export { validatePermissionConfig } from './permissions/validate.js';
 export { evaluatePermission } from './permissions/chain.js';
 export type { ToolCallPart, Message, ToolSpec, ModelRequest, ModelResponse, ModelAdapter, StopReason } from './engine/model.js';
-export type { JournalEntry, JournalEntryType, JournalStore, ResolvedBy } from './engine/journal.js';
+export type { FileJournalOptions, JournalEntry, JournalEntryType, JournalStore, ResolvedBy } from './engine/journal.js';
 export { JOURNAL_FORMAT } from './engine/journal.js';
 export { memoryJournal } from './engine/memory-journal.js';
+export { durableObjectJournal, type DurableObjectStorageLike, type DurableObjectTransactionLike, type DurableObjectListOptionsLike } from './engine/durable-object-journal.js';
 export type { EngineEvents, EngineEventName, EngineListener } from './engine/events.js';
 export type {
   AgentProfile,
@@ -95,3 +96,4 @@ export type {
 export { createEngine } from './engine/engine.js';
 export { defineWorkflow } from './engine/workflow.js';
 export { runApprovedCall } from './bus/dispatch.js';
+export { IDEMPOTENCY_META_KEY } from './tools/idempotency.js';

@@ -5,6 +5,7 @@
 import { createMcp, type Mcp } from '../core/mcp/source.js';
 
 export * from '../core/index.js';
+export { fileJournal } from './file-journal.js';
 
 /** Imports an MCP server's tools as a ToolSource: streamable-http or inprocess here. */
 export const mcp: Mcp = createMcp({});

@@ -46,9 +46,11 @@ const MESSAGES: ReadonlyArray<readonly [unknown, string]> = [
   [{ domains: [{ tool: 'a', domains: ['.'] }] }, `'permissions.domains[0].domains[0]' must be ${HOST} (got ".")`],
   [{ domains: [{ tool: 'a', domains: ['*.'] }] }, `'permissions.domains[0].domains[0]' must be ${HOST} (got "*.")`],
   [{ domains: [{ tool: 'a', domains: ['exa<mple.com'] }] }, `'permissions.domains[0].domains[0]' must be ${HOST} (got "exa<mple.com")`],
-  [{ approvalDeadlineMs: 0 }, "'permissions.approvalDeadlineMs' must be a positive, finite number of milliseconds (got 0)"],
-  [{ approvalDeadlineMs: Infinity }, "'permissions.approvalDeadlineMs' must be a positive, finite number of milliseconds (got Infinity)"],
-  [{ approvalDeadlineMs: '10' }, `'permissions.approvalDeadlineMs' must be a positive, finite number of milliseconds (got "10")`],
+  [{ approvalDeadlineMs: 0 }, "'permissions.approvalDeadlineMs' must be a positive number of milliseconds, at most ten years (got 0)"],
+  [{ approvalDeadlineMs: Infinity }, "'permissions.approvalDeadlineMs' must be a positive number of milliseconds, at most ten years (got Infinity)"],
+  [{ approvalDeadlineMs: 1e300 }, "'permissions.approvalDeadlineMs' must be a positive number of milliseconds, at most ten years (got 1e+300)"],
+  [{ approvalDeadlineMs: NaN }, "'permissions.approvalDeadlineMs' must be a positive number of milliseconds, at most ten years (got NaN)"],
+  [{ approvalDeadlineMs: '10' }, `'permissions.approvalDeadlineMs' must be a positive number of milliseconds, at most ten years (got "10")`],
   [{ approvalTimeoutDecision: 'ask' }, `'permissions.approvalTimeoutDecision' must be 'deny' or 'allow' (got "ask")`],
 ];
 

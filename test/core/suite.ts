@@ -10,8 +10,11 @@ import { chainSuite } from './chain.suite.js';
 import { configSuite } from './config.suite.js';
 import { dispatchSuite } from './dispatch.suite.js';
 import { domainsSuite } from './domains.suite.js';
+import { durableObjectJournalSuite } from './durable-object-journal.suite.js';
+import { engineDeadlinesSuite } from './engine-deadlines.suite.js';
 import { engineDurableSuite } from './engine-durable.suite.js';
 import { engineFrozenSuite } from './engine-frozen.suite.js';
+import { engineIdempotencySuite } from './engine-idempotency.suite.js';
 import { engineLoopSuite } from './engine-loop.suite.js';
 import type { SuiteHarness } from './harness.js';
 import { hashSuite } from './hash.suite.js';
@@ -63,4 +66,7 @@ export function coreSuite(h: SuiteHarness): void {
   engineLoopSuite(h);
   engineDurableSuite(h);
   engineFrozenSuite(h);
+  engineDeadlinesSuite(h);
+  engineIdempotencySuite(h);
+  durableObjectJournalSuite(h);
 }

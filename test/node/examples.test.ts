@@ -12,31 +12,41 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const enabled = process.env['RULVAR_TEST_DIST'] === '1';
 
-async function runExample(file: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', `examples/${file}`], {
-    cwd: root,
-    timeout: 30_000,
-  });
-  return stdout;
+async function runExample(file: string, args: string[] = [], input?: string): Promise<string> {
+  const run = promisify(execFile)(process.execPath, ['--import', 'tsx', `examples/${file}`, ...args], { cwd: root, timeout: 50_000 });
+  if (input !== undefined) run.child.stdin?.end(input);
+  return (await run).stdout;
 }
 
 describe.runIf(enabled)('examples', () => {
-  it('demo.ts prints the imported toolset table and a call result', async () => {
+  it('demo.ts suspends in one process and resumes in another from the file journal, paying nothing twice', async () => {
     const out = await runExample('demo.ts');
-    expect(out).toContain('notes_delete_note');
     expect(out).toMatch(/notes_delete_note\s+destructive\s+true/);
     expect(out).toMatch(/notes_sleep\s+\(undeclared\)\s+false/);
-    // The approval path: the write asks under 'strict', the run suspends after one model
-    // call, a second engine approves and resumes, and nothing is paid or run twice.
-    expect(out).toMatch(/Run \S+ suspended: notes_add_note \{"title":"groceries","body":"eggs, rice"\} waits/);
-    expect(out).toContain('Model calls so far: 1\n');
-    expect(out).toContain('An operator approves it through engine 2: true');
-    expect(out).toMatch(/engine 1: notes_add_note\s+ask: the run suspends/);
-    expect(out).toMatch(/engine 2: notes_add_note\s+allow by operator \(ask-rule\)\s+-> \{"title":"groceries","count":1\}/);
-    expect(out).toMatch(/engine 2: notes_read_note\s+allow by default\s+-> "eggs, rice"/);
-    expect(out).not.toMatch(/engine 2: notes_list_notes/);
-    expect(out).toContain('Model calls: 3 for 3 turns (none requested twice); notes_add_note ran 1 time(s).');
-  });
+    const pids = [...out.matchAll(/Process (\d) \(pid (\d+)\)/g)].map((m) => [m[1], m[2]]);
+    expect(pids.map(([n]) => n)).toEqual(['1', '2']);
+    expect(pids[0]?.[1]).not.toBe(pids[1]?.[1]);
+    expect(out).toMatch(/Run \S+ suspended\. Pending: notes_add_note \{"title":"groceries","body":"eggs, rice"\}/);
+    expect(out).toContain('Model calls in process 1: 1\n');
+    expect(out).toContain('Resolution journaled: allow by operator ("the list is fine"): true');
+    expect(out).toMatch(/process 1: notes_list_notes\s+allow by default/);
+    expect(out).toMatch(/process 1: notes_add_note\s+ask: the run suspends/);
+    expect(out).toMatch(/process 2: notes_add_note\s+allow by operator \(ask-rule\)\s+-> \{"title":"groceries","count":1\}/);
+    expect(out).toMatch(/process 2: notes_read_note\s+allow by default\s+-> "eggs, rice"/);
+    expect(out).not.toMatch(/process 2: notes_list_notes/);
+    expect(out).toMatch(/0\s+notes_add_note\s+ask \(ask-rule\) -> allow by operator/);
+    expect(out).toContain('Model calls: 1 + 2 = 3 for 3 journaled turns (none requested twice).');
+    expect(out).toContain('Tool runs: 1 + 2 = 3 for 3 journaled results (none run twice).');
+  }, 60_000);
+
+  it('demo.ts --interactive takes the decision typed at the terminal', async () => {
+    const out = await runExample('demo.ts', ['--interactive'], 'n\nnot today\n');
+    expect(out).toContain('Allow this call? [y/N]');
+    expect(out).toContain('Resolution journaled: deny by operator ("not today"): true');
+    expect(out).toMatch(/process 2: notes_add_note\s+deny by operator \(ask-rule\)\s+-> "permission denied: not today"/);
+    expect(out).toContain('Model calls: 1 + 2 = 3 for 3 journaled turns (none requested twice).');
+    expect(out).toContain('Tool runs: 1 + 1 = 2 for 3 journaled results');
+  }, 60_000);
 
   it('approvals.ts suspends on a write, resolves it and resumes without paying twice', async () => {
     const out = await runExample('approvals.ts');

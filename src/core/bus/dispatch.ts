@@ -24,7 +24,12 @@ export interface ToolCall {
 export interface DispatchOptions {
   readonly permissions?: PermissionConfig | readonly PermissionConfig[];
   readonly signal?: AbortSignal;
+  /** Handed to the tool as `ToolContext.idempotencyKey`. */
+  readonly idempotencyKey?: string;
 }
+
+/** What `runApprovedCall` passes on to the tool. */
+export type ApprovedCallOptions = Pick<DispatchOptions, 'signal' | 'idempotencyKey'>;
 
 export type DispatchOutcome =
   | { readonly status: 'done'; readonly result: ToolResult; readonly audit: PermissionAudit; readonly input: unknown }
@@ -70,7 +75,7 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
       return { status: 'done', result: errorResult(call, tool.name, 'invalid_input', message), audit, input };
     }
   }
-  const result = await execute(tool, call, input, options.signal ?? signalThatNeverAborts());
+  const result = await execute(tool, call, input, options);
   return { status: 'done', result: checkOutput(tool, result, validators.output), audit, input };
 }
 
@@ -79,16 +84,19 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
  * check of the arguments and no chain (both ran before the ask), the output still checked.
  * For the engine, which resumes asks; a host holding an `ask` outcome may use it the same way.
  */
-export async function runApprovedCall(toolset: ResolvedToolset, call: ToolCall, input: unknown, signal?: AbortSignal): Promise<ToolResult> {
+export async function runApprovedCall(toolset: ResolvedToolset, call: ToolCall, input: unknown, options: ApprovedCallOptions = {}): Promise<ToolResult> {
   const tool = toolset.get(call.name);
   if (tool === undefined) return errorResult(call, call.name, 'invalid_input', `there is no tool named ${quoteName(call.name)}`);
-  const result = await execute(tool, call, input, signal ?? signalThatNeverAborts());
+  const result = await execute(tool, call, input, options);
   return checkOutput(tool, result, admitTool(tool, 'dispatchTool').output);
 }
 
-async function execute(tool: ToolDef, call: ToolCall, input: unknown, signal: AbortSignal): Promise<ToolResult> {
+async function execute(tool: ToolDef, call: ToolCall, input: unknown, options: ApprovedCallOptions): Promise<ToolResult> {
+  const signal = options.signal ?? signalThatNeverAborts();
+  const { idempotencyKey } = options;
   try {
-    const value = await tool.execute(input, { callId: call.id, toolName: tool.name, signal });
+    const ctx = idempotencyKey === undefined ? { callId: call.id, toolName: tool.name, signal } : { callId: call.id, toolName: tool.name, signal, idempotencyKey };
+    const value = await tool.execute(input, ctx);
     return toToolResult(call.id, tool.name, { value });
   } catch (thrown) {
     return toToolResult(call.id, tool.name, { thrown });

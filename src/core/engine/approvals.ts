@@ -4,6 +4,7 @@
  * throw; the first resolution journaled wins and every later one returns false.
  */
 import { RulvarError, cutText } from '../errors.js';
+import { closePassedDeadlines, hasPassed, timeoutEntry } from './deadlines.js';
 import type { JournalEntry, JournalStore, ResolvedBy } from './journal.js';
 import { RunLog, entry } from './run-log.js';
 import type { ApprovalDecision, PendingApproval, ResolveOptions } from './types.js';
@@ -57,27 +58,55 @@ export function unknownRun(runId: string): RulvarError {
 /** Attempts before giving up on a run whose journal keeps moving under us. */
 const CONFLICT_RETRIES = 8;
 
+/** What resolving an approval did: the answer for the caller, and the resolution journaled (if any). */
+export interface Settlement {
+  readonly answer: boolean;
+  readonly written?: Resolution;
+}
+
 /**
- * Resolves an approval of a run this engine is not executing: load, check, append. A conflict
- * means someone else wrote first (maybe a resolution of the same key), so it loads again and
- * re-checks rather than overwriting anything.
+ * Resolves an approval of a run this engine is not executing: load, check, append. An
+ * approval whose deadline passed is closed by its timeout instead, and the answer is false. A
+ * conflict means someone else wrote first (maybe a resolution of the same key), so it loads
+ * again and re-checks rather than overwriting anything.
  */
-export async function resolveSettled(
-  store: JournalStore,
-  runId: string,
-  key: string,
-  decision: ApprovalDecision,
-  options: ResolveOptions | undefined,
-): Promise<{ resolved: false } | { resolved: true; resolution: Resolution }> {
-  for (let attempt = 0; ; attempt += 1) {
+export async function resolveSettled(store: JournalStore, runId: string, key: string, decision: ApprovalDecision, options: ResolveOptions | undefined): Promise<Settlement> {
+  return retryOnConflict(async () => {
     const log = await loadExisting(store, runId);
-    if (!log.approvals.has(key) || log.resolutions.has(key)) return { resolved: false };
+    const approval = log.approvals.get(key);
+    if (approval === undefined || log.resolutions.has(key)) return { answer: false };
+    const now = Date.now();
+    if (hasPassed(approval, now)) {
+      const timeout = timeoutEntry(approval, now);
+      await log.write(timeout);
+      return { answer: false, written: resolutionOf(timeout) };
+    }
     const resolution = normalizeDecision(decision, options);
+    await log.write(entry({ type: 'resolution', key, ...resolution, at: new Date(now).toISOString() }));
+    return { answer: true, written: resolution };
+  });
+}
+
+/** Loads the run and journals a timeout for each open approval whose deadline passed. */
+export async function withDeadlinesApplied(store: JournalStore, runId: string): Promise<{ log: RunLog; closed: (Resolution & { readonly key: string })[] }> {
+  return retryOnConflict(async () => {
+    const log = await loadExisting(store, runId);
+    const closed = await closePassedDeadlines(log);
+    return { log, closed: closed.map(resolutionOf) };
+  });
+}
+
+export function resolutionOf(written: Extract<JournalEntry, { type: 'resolution' }>): Resolution & { readonly key: string } {
+  const { key, decision, by, reason } = written;
+  return { key, decision, by, ...(reason === undefined ? {} : { reason }) };
+}
+
+async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries += 1) {
     try {
-      await log.write(entry({ type: 'resolution', key, ...resolution, at: new Date().toISOString() }));
-      return { resolved: true, resolution };
+      return await attempt();
     } catch (error) {
-      if (!(RulvarError.is(error) && error.code === 'journal.conflict') || attempt >= CONFLICT_RETRIES) throw error;
+      if (!(RulvarError.is(error) && error.code === 'journal.conflict') || tries >= CONFLICT_RETRIES) throw error;
     }
   }
 }

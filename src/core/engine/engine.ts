@@ -6,7 +6,8 @@
  */
 import { ConfigError, RulvarError, describeCause } from '../errors.js';
 import { canonicalJson } from '../tools/canonical-json.js';
-import { loadExisting, openApprovals, resolveSettled, unknownRun } from './approvals.js';
+import { loadExisting, openApprovals, resolutionOf, resolveSettled, unknownRun, withDeadlinesApplied } from './approvals.js';
+import { closePassedDeadlines, nextDeadlineOf } from './deadlines.js';
 import { Emitter } from './events.js';
 import { journalable } from './json-safe.js';
 import { LiveRun } from './live-run.js';
@@ -27,9 +28,9 @@ export function createEngine(options: EngineOptions): Engine {
   const resolveOffline = (runId: string, key: string, decision: ApprovalDecision, opts: ResolveOptions | undefined): Promise<boolean> => {
     const previous = resolving.get(runId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      const outcome = await resolveSettled(store, runId, key, decision, opts);
-      if (outcome.resolved) engineEvents.emit('approval:resolved', { runId, key, ...outcome.resolution });
-      return outcome.resolved;
+      const { answer, written } = await resolveSettled(store, runId, key, decision, opts);
+      if (written !== undefined) engineEvents.emit('approval:resolved', { runId, key, ...written });
+      return answer;
     });
     const tail = next.catch(() => undefined);
     resolving.set(runId, tail);
@@ -37,7 +38,7 @@ export function createEngine(options: EngineOptions): Engine {
     return next;
   };
 
-  const start = <A, T>(workflow: Workflow<A, T>, runId: string, signal: AbortSignal | undefined, prepare: (log: RunLog) => Promise<{ args: A } | RunOutcome>): RunHandle<T> => {
+  const start = <A, T>(workflow: Workflow<A, T>, runId: string, signal: AbortSignal | undefined, prepare: Prepare<A>): RunHandle<T> => {
     const run = new LiveRun(runId, workflow?.name, (key, decision, opts) => resolveOffline(runId, key, decision, opts));
     const follow = () => run.settle({ status: 'failed', error: new RulvarError('run.aborted', `run ${runId} was aborted`) });
     if (signal?.aborted) follow();
@@ -63,13 +64,13 @@ export function createEngine(options: EngineOptions): Engine {
     resolveExternal: (key, decision, opts) => run.resolve(key, decision, opts ?? {}),
   });
 
-  async function execute<A, T>(run: LiveRun, workflow: Workflow<A, T>, prepare: (log: RunLog) => Promise<{ args: A } | RunOutcome>): Promise<RunOutcome> {
+  async function execute<A, T>(run: LiveRun, workflow: Workflow<A, T>, prepare: Prepare<A>): Promise<RunOutcome> {
     if (typeof workflow?.body !== 'function' || typeof workflow.name !== 'string') {
       throw new ConfigError('config.invalid_value', 'run and resume need a workflow made by defineWorkflow');
     }
     run.log = await RunLog.load(store, run.runId);
     run.log.onForeignResolution = (resolution) => run.wake(resolution.key, resolution);
-    const prepared = await prepare(run.log);
+    const prepared = await prepare(run.log, run);
     // A completed run's resume: its journaled outcome, nothing run.
     if (!('args' in prepared)) return prepared;
     const value = journalable(await workflow.body(createContext(run, options, adapters), prepared.args), `the value of workflow ${JSON.stringify(workflow.name)}`);
@@ -88,7 +89,7 @@ export function createEngine(options: EngineOptions): Engine {
       });
     },
     resume(runId, workflow, opts = {}) {
-      return start(workflow, runId, opts.signal, async (log) => {
+      return start(workflow, runId, opts.signal, async (log, run) => {
         const started = log.start;
         if (log.size === 0 || started === undefined) throw unknownRun(runId);
         if (started.workflow !== workflow.name) {
@@ -98,6 +99,8 @@ export function createEngine(options: EngineOptions): Engine {
           throw new RulvarError('journal.args_mismatch', `run ${JSON.stringify(runId)} was started with other args; resume with the journaled ones (or none)`);
         }
         if (log.end !== undefined) return { status: 'completed', value: log.end.value };
+        // Deadlines that passed while nothing ran close first, so the replay applies them.
+        for (const written of await closePassedDeadlines(log)) run.events.emit('approval:resolved', { runId, ...resolutionOf(written) });
         return { args: started.args as never };
       });
     },
@@ -107,11 +110,19 @@ export function createEngine(options: EngineOptions): Engine {
       return run === undefined ? resolveOffline(runId, key, decision, opts) : run.resolve(key, decision, opts ?? {});
     },
     async pending(runId) {
-      return openApprovals(await loadExisting(store, runId));
+      const { log, closed } = await withDeadlinesApplied(store, runId);
+      for (const resolution of closed) engineEvents.emit('approval:resolved', { runId, ...resolution });
+      return openApprovals(log);
+    },
+    async nextDeadline(runId) {
+      return nextDeadlineOf(await loadExisting(store, runId));
     },
     on: (event, listener) => engineEvents.on(event, listener),
   };
 }
+
+/** Checks a run or resume against its journal; the workflow's args to go on, or the outcome already reached. */
+type Prepare<A> = (log: RunLog, run: LiveRun) => Promise<{ args: A } | RunOutcome>;
 
 function asRulvarError(error: unknown): RulvarError {
   if (RulvarError.is(error)) return error;

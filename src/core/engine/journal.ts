@@ -86,3 +86,9 @@ export interface JournalStore {
    */
   append(runId: string, entries: JournalEntry[], expectedLength: number): Promise<void>;
 }
+
+/** Options of `fileJournal` (the Node entry; the edge entry refuses it with `journal.unavailable`). */
+export interface FileJournalOptions {
+  /** The directory holding one JSONL file per run; created when missing. */
+  readonly dir: string;
+}

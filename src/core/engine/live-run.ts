@@ -3,22 +3,27 @@
  * decides when it is suspended. The engine sees only its own operations: agents that are
  * not parked and steps that are running. When none is and approvals wait, the run settles
  * `suspended` (after the current macrotask, so a workflow continuing from a finished branch
- * gets to start its next operation first).
+ * gets to start its next operation first). While it executes, a parked approval's deadline is
+ * a timer of the run: it closes the approval by `timeout` and the agent continues in place.
  */
 import { RulvarError } from '../errors.js';
 import { Emitter } from './events.js';
 import { entry, type RunLog } from './run-log.js';
 import type { JournalEntry } from './journal.js';
 import { pendingOf, normalizeDecision, type Resolution } from './approvals.js';
+import { atDeadline, deadlineOf, hasPassed, timeoutEntry } from './deadlines.js';
 import type { ApprovalDecision, PendingApproval, ResolveOptions, RunOutcome } from './types.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
+type Resolved = Extract<JournalEntry, { type: 'resolution' }>;
+
+const noop = (): void => undefined;
 
 export class LiveRun {
   readonly events = new Emitter();
   readonly controller = new AbortController();
   private active = 0;
-  private readonly parked = new Map<string, { approval: Approval; wake: (resolution: Resolution) => void }>();
+  private readonly parked = new Map<string, { approval: Approval; wake: (resolution: Resolution) => void; cancelTimer: () => void }>();
   private settled = false;
   private finish!: (outcome: RunOutcome) => void;
   readonly outcome = new Promise<RunOutcome>((resolve) => (this.finish = resolve));
@@ -41,6 +46,7 @@ export class LiveRun {
   settle(outcome: RunOutcome): void {
     if (this.settled) return;
     this.settled = true;
+    for (const { cancelTimer } of this.parked.values()) cancelTimer();
     this.controller.abort(new RulvarError('run.aborted', `run ${this.runId} settled ${outcome.status}`));
     this.events.emit('run:end', { runId: this.runId, outcome });
     this.finish(outcome);
@@ -62,7 +68,9 @@ export class LiveRun {
     this.active -= 1;
     try {
       return await new Promise<Resolution>((wake) => {
-        this.parked.set(approval.key, { approval, wake });
+        const at = deadlineOf(approval);
+        const cancelTimer = at === undefined ? noop : atDeadline(at, () => void this.timeOut(approval.key).catch(noop));
+        this.parked.set(approval.key, { approval, wake, cancelTimer });
         this.checkSuspended();
       });
     } finally {
@@ -72,19 +80,37 @@ export class LiveRun {
 
   async resolve(key: string, decision: ApprovalDecision, options: ResolveOptions): Promise<boolean> {
     if (this.settled) return this.resolveSettled(key, decision, options);
-    // Counted as busy until written, so the run cannot settle `suspended` under a resolution
-    // that is about to wake an agent in place.
+    return this.close(key, (approval, now) => {
+      // Too late: the deadline closes it, and this resolution is refused like any later one.
+      if (hasPassed(approval, now)) return { written: timeoutEntry(approval, now), answer: false };
+      const resolution = normalizeDecision(decision, options);
+      return { written: entry({ type: 'resolution', key, ...resolution, at: new Date(now).toISOString() }), answer: true };
+    });
+  }
+
+  /** Closes a parked approval whose deadline timer fired. */
+  private timeOut(key: string): Promise<boolean> {
+    return this.close(key, (approval, now) => ({ written: timeoutEntry(approval, now), answer: true }));
+  }
+
+  /**
+   * Journals the resolution `decide` picks for the open approval `key`, announces it and wakes
+   * the agent. Counted as busy until written, so the run cannot settle `suspended` under a
+   * resolution about to wake an agent in place.
+   */
+  private close(key: string, decide: (approval: Approval, now: number) => { written: Resolved; answer: boolean }): Promise<boolean> {
     return this.busy(() =>
       this.log.exclusive(async () => {
         const approval = this.log.approvals.get(key);
         if (approval === undefined || this.log.resolutions.has(key)) return false;
-        const resolution = normalizeDecision(decision, options);
-        const written = entry({ type: 'resolution', key, ...resolution, at: new Date().toISOString() });
+        const { written, answer } = decide(approval, Date.now());
         // Another engine may have resolved this very key since our last write: then it won.
         if (!(await this.log.writeUnless([written], () => this.log.resolutions.has(key)))) return false;
+        const { decision, by, reason } = written;
+        const resolution: Resolution = { decision, by, ...(reason === undefined ? {} : { reason }) };
         this.events.emit('approval:resolved', { runId: this.runId, key, ...resolution });
         this.wake(key, resolution);
-        return true;
+        return answer;
       }),
     );
   }
@@ -93,6 +119,7 @@ export class LiveRun {
   wake(key: string, resolution: Resolution): void {
     const waiting = this.parked.get(key);
     this.parked.delete(key);
+    waiting?.cancelTimer();
     waiting?.wake(resolution);
   }
 

@@ -39,6 +39,12 @@ export interface Spawn extends SpawnPlan {
   readonly key: string;
   /** Where this agent's approval keys start: the content hash's first 16 hex digits and the ordinal. */
   readonly approvalPrefix: string;
+  /**
+   * Where its calls' idempotency keys start: a hash of the run id with the same identity, so
+   * keys differ between runs, stay the same across restarts, and are short whatever the run
+   * id's length.
+   */
+  readonly idempotencyPrefix: string;
   readonly toolset: ResolvedToolset;
 }
 
@@ -83,19 +89,19 @@ export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, 
 }
 
 /** Resolves the toolset once (frozen from here on), checks a pin, and keys the spawn. */
-export async function completeSpawn(plan: SpawnPlan, workflow: string, ordinal: number, options: EngineOptions, signal: AbortSignal): Promise<Spawn> {
+export async function completeSpawn(plan: SpawnPlan, run: { runId: string; workflow: string }, ordinal: number, options: EngineOptions, signal: AbortSignal): Promise<Spawn> {
   const toolset = await resolveToolset(plan.tools, { toolsets: options.defaults?.toolsets ?? {}, session: { signal } });
   const attestation = plan.profile?.toolsetAttestation;
   if (attestation !== undefined) await checkToolsetAttestation(toolset, attestation);
-  const hash = await sha256Hex(
-    canonicalJson({
-      workflow,
-      agentType: plan.agentType ?? null,
-      model: plan.modelRef,
-      system: plan.system ?? null,
-      prompt: plan.prompt,
-      toolsetHash: toolset.toolsetHash,
-    }),
-  );
-  return { ...plan, toolset, key: `${hash}-${ordinal}`, approvalPrefix: `${hash.slice(0, 16)}-${ordinal}` };
+  const identity = {
+    workflow: run.workflow,
+    agentType: plan.agentType ?? null,
+    model: plan.modelRef,
+    system: plan.system ?? null,
+    prompt: plan.prompt,
+    toolsetHash: toolset.toolsetHash,
+  };
+  // Two digests, side by side: the content key must not depend on the run, the idempotency keys must.
+  const [hash, ofRun] = await Promise.all([sha256Hex(canonicalJson(identity)), sha256Hex(canonicalJson({ ...identity, runId: run.runId, ordinal }))]);
+  return { ...plan, toolset, key: `${hash}-${ordinal}`, approvalPrefix: `${hash.slice(0, 16)}-${ordinal}`, idempotencyPrefix: `rulvar-${ofRun.slice(0, 32)}` };
 }

@@ -4,7 +4,7 @@
  * in one append (the turn-boundary checkpoint) and the agent parks; the calls after it wait.
  * The turn's remaining results are journaled at its end, before the next model request.
  */
-import { dispatchTool, runApprovedCall } from '../bus/dispatch.js';
+import { dispatchTool, runApprovedCall, type ApprovedCallOptions } from '../bus/dispatch.js';
 import type { PermissionAudit } from '../permissions/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Resolution } from './approvals.js';
@@ -31,7 +31,7 @@ export async function runTurnCalls(
   const signal = run.controller.signal;
   // The scopes as given: the chain merges them per call anyway, and merging a merged config
   // again would only validate it twice.
-  const dispatchOptions = { permissions: spawn.permissionScopes, signal };
+  const permissions = spawn.permissionScopes;
   const results: ToolResult[] = [];
   let unjournaled: JournalEntry[] = [];
   const record = (index: number, call: ToolCallPart, result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
@@ -54,7 +54,7 @@ export async function runTurnCalls(
     let approval = log.approvals.get(approvalKey);
     if (approval === undefined) {
       if (run.events.wants('tool:start')) run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
-      const outcome = await dispatchTool(toolset, call, dispatchOptions);
+      const outcome = await dispatchTool(toolset, call, { permissions, signal, idempotencyKey: idempotencyKey(spawn, turn, index) });
       if (outcome.status === 'done') {
         record(index, call, jsonResult(outcome.result), ownJson(outcome.audit), outcome.input);
         continue;
@@ -73,17 +73,26 @@ export async function runTurnCalls(
       run.events.emit('approval:pending', { key: approvalKey, runId, toolName, input, audit, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
     }
     const resolution = log.resolutions.get(approvalKey) ?? (await run.park(approval));
-    record(index, call, jsonResult(await settle(toolset, call, approval, resolution, signal)), approval.audit, approval.input, resolution);
+    const approved = { signal, idempotencyKey: idempotencyKey(spawn, turn, index) };
+    record(index, call, jsonResult(await settle(toolset, call, approval, resolution, approved)), approval.audit, approval.input, resolution);
   }
   if (unjournaled.length > 0) await log.write(...unjournaled);
   return results;
 }
 
 /** Allow runs the tool with the input journaled at ask time; anything else is a denied result. */
-function settle(toolset: Spawn['toolset'], call: ToolCallPart, approval: Approval, resolution: Resolution, signal: AbortSignal): Promise<ToolResult> {
-  if (resolution.decision === 'allow') return runApprovedCall(toolset, call, approval.input, signal);
+function settle(toolset: Spawn['toolset'], call: ToolCallPart, approval: Approval, resolution: Resolution, options: ApprovedCallOptions): Promise<ToolResult> {
+  if (resolution.decision === 'allow') return runApprovedCall(toolset, call, approval.input, options);
   const why = resolution.reason ?? (resolution.by === 'timeout' ? 'the approval timed out' : 'the approval was denied');
   return Promise.resolve({ callId: call.id, toolName: call.name, isError: true, output: `permission denied: ${why}`, reason: 'denied' });
+}
+
+/**
+ * The call's place in the journal, which a re-run after a crash shares; not the model's call
+ * id, which is unbounded and may repeat across turns.
+ */
+function idempotencyKey(spawn: Spawn, turn: number, index: number): string {
+  return `${spawn.idempotencyPrefix}-${turn}-${index}`;
 }
 
 const NOT_JSON = Symbol('not JSON');

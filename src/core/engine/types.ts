@@ -112,6 +112,13 @@ export interface Engine {
   run<A, T>(workflow: Workflow<A, T>, args: A, options?: RunOptions): RunHandle<T>;
   resume<A, T>(runId: string, workflow: Workflow<A, T>, options?: ResumeOptions): RunHandle<T>;
   resolveExternal(runId: string, key: string, decision: ApprovalDecision, options?: ResolveOptions): Promise<boolean>;
+  /** The approvals still open, after closing those whose deadline passed (by `timeout`). */
   pending(runId: string): Promise<PendingApproval[]>;
+  /**
+   * When the earliest open approval of the run times out (epoch milliseconds), or undefined
+   * when none has a deadline: what a Durable Object passes to `setAlarm`, so that its
+   * `alarm()` can call `pending` or `resume` then instead of polling.
+   */
+  nextDeadline(runId: string): Promise<number | undefined>;
   on(event: 'approval:resolved', listener: EngineListener<'approval:resolved'>): () => void;
 }

@@ -29,7 +29,7 @@ export function createContext(run: LiveRun, options: EngineOptions, adapters: Re
         const plan = planSpawn(options, adapters, prompt, call);
         const ordinal = run.ordinals.get(plan.descriptor) ?? 0;
         run.ordinals.set(plan.descriptor, ordinal + 1);
-        const spawn = await completeSpawn(plan, run.workflow, ordinal, options, run.controller.signal);
+        const spawn = await completeSpawn(plan, run, ordinal, options, run.controller.signal);
         return runAgent(run, spawn, options.defaults?.retry);
       });
     },

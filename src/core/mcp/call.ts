@@ -24,7 +24,7 @@ export async function callOnSession(
   ctx: ToolContext,
 ): Promise<unknown> {
   try {
-    return mapCallResult(await session.callTool(target.name, args, ctx.signal), target.hasOutputSchema);
+    return mapCallResult(await session.callTool(target.name, args, ctx.signal, ctx.idempotencyKey), target.hasOutputSchema);
   } catch (error) {
     // The host gave up on the call; the connection itself is fine.
     if (ctx.signal.aborted) return cancelled(target.name, ctx.signal);

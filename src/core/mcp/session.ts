@@ -8,6 +8,7 @@ import { ListToolsResultSchema, ToolListChangedNotificationSchema, type Tool } f
 import { LenientCallToolResultSchema, type LenientCallToolResult } from './call-result-schema.js';
 import { followSignal } from '../async.js';
 import { describeCause } from '../errors.js';
+import { IDEMPOTENCY_META_KEY } from '../tools/idempotency.js';
 import type { McpConfig } from './config-types.js';
 import { sweepTools } from './sweep.js';
 import type { Redactor } from './redact.js';
@@ -132,13 +133,14 @@ export class McpSession {
     return shared;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<LenientCallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, idempotencyKey?: string): Promise<LenientCallToolResult> {
     const timeout = this.config.timeouts?.callMs;
     const follower = followSignal(signal);
+    const params = idempotencyKey === undefined ? { name, arguments: args } : { name, arguments: args, _meta: { [IDEMPOTENCY_META_KEY]: idempotencyKey } };
     try {
       const options = follower.signal === undefined ? {} : { signal: follower.signal };
       return await this.client.call(
-        { method: 'tools/call', params: { name, arguments: args } },
+        { method: 'tools/call', params },
         LenientCallToolResultSchema,
         timeout === undefined ? options : { ...options, timeout },
       );

@@ -24,6 +24,9 @@ const RULE_KEYS = new Set(['tool', 'risk', 'description']);
 const DOMAIN_RULE_KEYS = new Set(['tool', 'domains']);
 const RISK_CLASSES: readonly string[] = [...TOOL_RISKS, 'undeclared'];
 
+/** Ten years: any longer is no deadline, and past year 275760 a Date cannot even hold it. */
+const MAX_APPROVAL_DEADLINE_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+
 /** A short rendering of a config value for a message (policy values are not secrets). */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -117,9 +120,9 @@ export function validatePermissionConfig(
   }
   if (
     approvalDeadlineMs !== undefined &&
-    !(typeof approvalDeadlineMs === 'number' && Number.isFinite(approvalDeadlineMs) && approvalDeadlineMs > 0)
+    !(typeof approvalDeadlineMs === 'number' && approvalDeadlineMs > 0 && approvalDeadlineMs <= MAX_APPROVAL_DEADLINE_MS)
   ) {
-    invalid(`${label}.approvalDeadlineMs`, 'a positive, finite number of milliseconds', approvalDeadlineMs);
+    invalid(`${label}.approvalDeadlineMs`, 'a positive number of milliseconds, at most ten years', approvalDeadlineMs);
   }
   const decision = approvalTimeoutDecision;
   if (decision !== undefined && decision !== 'deny' && decision !== 'allow') {

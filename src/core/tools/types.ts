@@ -32,6 +32,14 @@ export interface ToolContext {
   readonly callId: string;
   readonly toolName: string;
   readonly signal: AbortSignal;
+  /**
+   * Set when the engine runs the call: the same on every execution of the same journaled
+   * call (a re-run after a crash included) and different for every other call. A tool whose
+   * side effect is keyed by it (an idempotency key of a payment API, a unique column) makes
+   * the at-least-once window harmless. An imported MCP tool sends it in the `_meta` of its
+   * `tools/call` request, under IDEMPOTENCY_META_KEY.
+   */
+  readonly idempotencyKey?: string;
 }
 
 export interface ToolDef {

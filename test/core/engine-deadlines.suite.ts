@@ -1,0 +1,206 @@
+/**
+ * Approval deadlines (spec/runtime.md, "Approvals and resume"): journaled at ask time and
+ * never moved by later config; closed by `timeout` (applying the journaled decision) by a
+ * live run's own timer, or first thing by `pending`, `resume` and a late resolution; found by
+ * `nextDeadline` for a Durable Object alarm. Deadlines beyond one timer's reach do not fire early.
+ */
+import type { Engine, EngineOptions, JournalEntry, JournalStore, PermissionConfig, RunOutcome, ToolDef } from '../../src/core/index.js';
+import { scripted, type ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
+import type { SuiteHarness } from './harness.js';
+import { caught, sleep } from './helpers.js';
+
+const MODEL = 'scripted:m';
+const ASK = { toolCalls: [{ name: 'pay', input: { amount: 5 } }] };
+
+/** Agents told apart by their prompt; each script is keyed by the agent's turn number. */
+function byPrompt(scripts: Record<string, readonly (ScriptedTurn | string)[]>): ScriptedModel {
+  return scripted((request) => {
+    const first = request.messages[0];
+    const prompt = first?.role === 'user' ? first.text : '';
+    const turn = scripts[prompt]?.[request.messages.filter((m) => m.role === 'assistant').length];
+    if (turn === undefined) throw new Error(`nothing scripted for ${prompt}`);
+    return turn;
+  });
+}
+
+export function engineDeadlinesSuite(h: SuiteHarness): void {
+  const { createEngine, defineWorkflow, tool, memoryJournal, RulvarError } = h.lib;
+  const expect = h.expect;
+
+  const payTool = () => {
+    const inputs: unknown[] = [];
+    const def: ToolDef = tool({ name: 'pay', description: 'pays', parameters: { type: 'object' }, needsApproval: true, execute: (input: unknown) => (inputs.push(input), 'paid') });
+    return { def, inputs };
+  };
+  const engineOver = (journal: JournalStore, model: ScriptedModel, permissions: PermissionConfig = {}, extra: Partial<EngineOptions> = {}): Engine =>
+    createEngine({ adapters: [model], journal, defaults: { model: MODEL, permissions }, ...extra });
+  const payer = (pay: ToolDef) => defineWorkflow({ name: 'payer' }, async (ctx) => (await ctx.agent('pay', { tools: [pay] })).history.at(-2));
+  const suspended = (outcome: RunOutcome) => {
+    if (outcome.status !== 'suspended') throw new Error(`expected suspended, got ${outcome.status}: ${JSON.stringify(outcome)}`);
+    return outcome.approvals;
+  };
+  const resolutions = async (journal: JournalStore, runId: string) =>
+    (await journal.load(runId)).filter((e): e is Extract<JournalEntry, { type: 'resolution' }> => e.type === 'resolution').map((e) => [e.key, e.decision, e.by]);
+  /** The results the model read in its last request. */
+  const lastResults = (model: ScriptedModel) => {
+    const last = model.requests.at(-1)?.messages.at(-1);
+    return last?.role === 'tool' ? last.results.map((r) => [r.isError, r.output]) : [];
+  };
+
+  h.describe('engine: approval deadlines', () => {
+    h.it('an ask journals deadlineAt = ask time + approvalDeadlineMs and the timeout decision (deny unless configured)', async () => {
+      for (const [permissions, decision] of [[{ approvalDeadlineMs: 60_000 }, 'deny'], [{ approvalDeadlineMs: 60_000, approvalTimeoutDecision: 'allow' }, 'allow']] as const) {
+        const journal = memoryJournal();
+        const before = Date.now();
+        const [approval] = suspended(await engineOver(journal, scripted([ASK, 'done']), permissions).run(payer(payTool().def), null).result);
+        const at = Date.parse(approval?.deadlineAt ?? '');
+        expect(at).toBeGreaterThanOrEqual(before + 60_000);
+        expect(at).toBeLessThanOrEqual(Date.now() + 60_000);
+        const asked = (await journal.load(approval!.runId)).find((e) => e.type === 'approval');
+        expect(asked?.type === 'approval' && [asked.deadlineAt, asked.timeoutDecision]).toEqual([approval?.deadlineAt, decision]);
+      }
+    });
+
+    h.it('a live run closes a passed deadline on its own: the agent reads the denial and the run completes', async () => {
+      const journal = memoryJournal();
+      const pay = payTool();
+      const slow = tool({ name: 'slow', description: 'takes a while', parameters: { type: 'object' }, execute: async () => (await sleep(400), 'slow done') });
+      const model = byPrompt({ pay: [ASK, 'gave up'], wait: [{ toolCalls: [{ name: 'slow', input: {} }] }, 'waited'] });
+      const wf = defineWorkflow({ name: 'two' }, async (ctx) => (await Promise.all([ctx.agent('pay', { tools: [pay.def] }), ctx.agent('wait', { tools: [slow] })])).map((r) => r.text));
+      const handle = engineOver(journal, model, { approvalDeadlineMs: 50 }).run(wf, null);
+      const resolved: unknown[] = [];
+      handle.on('approval:resolved', (e) => resolved.push([e.decision, e.by]));
+      const outcome = await handle.result;
+      expect(outcome).toEqual({ status: 'completed', value: ['gave up', 'waited'] });
+      expect(resolved).toEqual([['deny', 'timeout']]);
+      expect(pay.inputs).toEqual([]);
+      expect((await resolutions(journal, handle.runId)).map(([, d, by]) => [d, by])).toEqual([['deny', 'timeout']]);
+      const payRequests = model.requests.filter((r) => r.messages[0]?.role === 'user' && r.messages[0].text === 'pay');
+      const denial = payRequests.at(-1)?.messages.at(-1);
+      expect(denial?.role === 'tool' && denial.results[0]?.output).toBe('permission denied: the approval timed out');
+    });
+
+    h.it('a journaled allow-on-timeout runs the tool with the journaled input', async () => {
+      const journal = memoryJournal();
+      const pay = payTool();
+      const slow = tool({ name: 'slow', description: 'takes a while', parameters: { type: 'object' }, execute: async () => (await sleep(300), 'ok') });
+      const model = byPrompt({ pay: [ASK, 'paid'], wait: [{ toolCalls: [{ name: 'slow', input: {} }] }, 'waited'] });
+      const wf = defineWorkflow({ name: 'two' }, async (ctx) => (await Promise.all([ctx.agent('pay', { tools: [pay.def] }), ctx.agent('wait', { tools: [slow] })])).map((r) => r.text));
+      const outcome = await engineOver(journal, model, { approvalDeadlineMs: 30, approvalTimeoutDecision: 'allow' }).run(wf, null).result;
+      expect(outcome).toEqual({ status: 'completed', value: ['paid', 'waited'] });
+      expect(pay.inputs).toEqual([{ amount: 5 }]);
+    });
+
+    h.it('a deadline that passed while nothing ran: pending() closes it first and lists nothing; resume replays the denial without paying twice', async () => {
+      const journal = memoryJournal();
+      const pay = payTool();
+      const model = scripted([ASK, 'denied, fine']);
+      const wf = payer(pay.def);
+      const [approval] = suspended(await engineOver(journal, model, { approvalDeadlineMs: 30 }).run(wf, null).result);
+      await sleep(60);
+      const engine = engineOver(journal, model);
+      const announced: unknown[] = [];
+      engine.on('approval:resolved', (e) => announced.push([e.key, e.decision, e.by]));
+      expect(await engine.pending(approval!.runId)).toEqual([]);
+      expect(announced).toEqual([[approval!.key, 'deny', 'timeout']]);
+      expect(await engine.pending(approval!.runId)).toEqual([]);
+      expect(await resolutions(journal, approval!.runId)).toEqual([[approval!.key, 'deny', 'timeout']]);
+      const outcome = await engine.resume(approval!.runId, wf).result;
+      expect(outcome.status).toBe('completed');
+      expect([model.calls, pay.inputs.length]).toEqual([2, 0]);
+      expect(lastResults(model)).toEqual([[true, 'permission denied: the approval timed out']]);
+    });
+
+    h.it('resume closes a passed deadline first, announces it on the handle, and the parked call reads it', async () => {
+      const journal = memoryJournal();
+      const pay = payTool();
+      const model = scripted([ASK, 'ok']);
+      const wf = payer(pay.def);
+      const [approval] = suspended(await engineOver(journal, model, { approvalDeadlineMs: 20, approvalTimeoutDecision: 'allow' }).run(wf, null).result);
+      await sleep(50);
+      const handle = engineOver(journal, model).resume(approval!.runId, wf);
+      const announced: unknown[] = [];
+      handle.on('approval:resolved', (e) => announced.push([e.decision, e.by]));
+      expect((await handle.result).status).toBe('completed');
+      expect(announced).toEqual([['allow', 'timeout']]);
+      expect(pay.inputs).toEqual([{ amount: 5 }]);
+      expect(model.calls).toBe(2);
+    });
+
+    h.it('a resolution after the deadline journals the timeout and returns false; the journal holds one resolution', async () => {
+      const journal = memoryJournal();
+      const [approval] = suspended(await engineOver(journal, scripted([ASK, 'x']), { approvalDeadlineMs: 20 }).run(payer(payTool().def), null).result);
+      await sleep(50);
+      const engine = engineOver(journal, scripted([]));
+      const announced: unknown[] = [];
+      engine.on('approval:resolved', (e) => announced.push(e.by));
+      expect(await engine.resolveExternal(approval!.runId, approval!.key, 'allow')).toBe(false);
+      expect(await engine.resolveExternal(approval!.runId, approval!.key, 'allow')).toBe(false);
+      expect(announced).toEqual(['timeout']);
+      expect(await resolutions(journal, approval!.runId)).toEqual([[approval!.key, 'deny', 'timeout']]);
+    });
+
+    h.it('config changed between runs moves no journaled deadline or decision', async () => {
+      const journal = memoryJournal();
+      const pay = payTool();
+      const wf = payer(pay.def);
+      const [approval] = suspended(await engineOver(journal, scripted([ASK, 'x']), { approvalDeadlineMs: 60_000 }).run(wf, null).result);
+      const changed = engineOver(journal, scripted([ASK, 'x']), { approvalDeadlineMs: 1, approvalTimeoutDecision: 'allow' });
+      await sleep(20);
+      expect(await changed.pending(approval!.runId)).toEqual([approval]);
+      expect(await changed.nextDeadline(approval!.runId)).toBe(Date.parse(approval!.deadlineAt!));
+      expect(suspended(await changed.resume(approval!.runId, wf).result)).toEqual([approval]);
+      expect(pay.inputs).toEqual([]);
+    });
+
+    h.it('nextDeadline: the earliest open one, undefined without deadlines or once resolved; an unknown run rejects', async () => {
+      const journal = memoryJournal();
+      const engine = engineOver(journal, scripted([ASK, 'x']), { approvalDeadlineMs: 60_000 });
+      const [approval] = suspended(await engine.run(payer(payTool().def), null).result);
+      expect(await engine.nextDeadline(approval!.runId)).toBe(Date.parse(approval!.deadlineAt!));
+      await engine.resolveExternal(approval!.runId, approval!.key, 'deny');
+      expect(await engine.nextDeadline(approval!.runId)).toBeUndefined();
+      const plain = engineOver(memoryJournal(), scripted([ASK, 'x']));
+      const [open] = suspended(await plain.run(payer(payTool().def), null).result);
+      expect(await plain.nextDeadline(open!.runId)).toBeUndefined();
+      const error = await caught(() => plain.nextDeadline('no-such-run'));
+      expect(RulvarError.is(error) && error.code).toBe('journal.unknown_run');
+    });
+
+    h.it('resume closes the passed deadline of an approval no agent replays (its tool changed, so the agent re-keyed)', async () => {
+      const journal = memoryJournal();
+      const payWith = (description: string) => tool({ name: 'pay', description, parameters: { type: 'object' }, needsApproval: true, execute: () => 'paid' });
+      const wf = (pay: ToolDef) => defineWorkflow({ name: 'payer' }, async (ctx) => (await ctx.agent('pay', { tools: [pay] })).text);
+      const [old] = suspended(await engineOver(journal, scripted([ASK, 'x']), { approvalDeadlineMs: 20 }).run(wf(payWith('pays')), null).result);
+      await sleep(50);
+      const [fresh] = suspended(await engineOver(journal, scripted([ASK, 'x'])).resume(old!.runId, wf(payWith('pays, now in euros'))).result);
+      expect(fresh?.key).not.toBe(old?.key);
+      expect(await resolutions(journal, old!.runId)).toEqual([[old!.key, 'deny', 'timeout']]);
+    });
+
+    h.it('a deadline beyond one timer\'s reach (30 days) does not fire early, and no timer is asked for more than one can wait', async () => {
+      const journal = memoryJournal();
+      const delays: number[] = [];
+      const original = globalThis.setTimeout;
+      globalThis.setTimeout = ((fn: () => void, ms?: number) => (delays.push(ms ?? 0), original(fn, ms))) as typeof setTimeout;
+      const slow = tool({ name: 'slow', description: 'takes a while', parameters: { type: 'object' }, execute: async () => (await sleep(100), 'ok') });
+      const model = byPrompt({ pay: [ASK, 'x'], wait: [{ toolCalls: [{ name: 'slow', input: {} }] }, 'waited'] });
+      const wf = defineWorkflow({ name: 'two' }, async (ctx) => Promise.all([ctx.agent('pay', { tools: [payTool().def] }), ctx.agent('wait', { tools: [slow] })]));
+      try {
+        const handle = engineOver(journal, model, { approvalDeadlineMs: 30 * 24 * 60 * 60 * 1000 }).run(wf, null);
+        expect(suspended(await handle.result)).toHaveLength(1);
+        expect(await resolutions(journal, handle.runId)).toEqual([]);
+      } finally {
+        globalThis.setTimeout = original;
+      }
+      expect(Math.max(...delays)).toBe(2 ** 31 - 1);
+    });
+
+    h.it('an approvalDeadlineMs no Date can hold is refused typed before any model call', async () => {
+      const model = scripted([ASK, 'x']);
+      const outcome = await engineOver(memoryJournal(), model, { approvalDeadlineMs: 1e300 }).run(payer(payTool().def), null).result;
+      expect(outcome.status === 'failed' && outcome.error.code).toBe('config.invalid_value');
+      expect(model.calls).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * The crash loop's bookkeeping: what each process of one iteration did (model requests and
+ * side effects, from the lines the child writes) set against what the journal held before it
+ * started and after it ended. The durability promise it checks, per process:
+ *   - a model turn or a tool result already journaled is never requested or run again;
+ *   - whatever a process requested or ran and did not journal, it was killed before it could
+ *     (the at-least-once window: the request or the side effect happened, its entry did not);
+ *   - across processes, each turn was requested, and each call run, once plus the number of
+ *     times it fell into that window.
+ */
+import { readFileSync } from 'node:fs';
+import type { JournalEntry } from '../../src/core/engine/journal.js';
+
+export interface Snapshot {
+  readonly entries: number;
+  readonly turns: ReadonlySet<number>;
+  readonly calls: ReadonlySet<string>;
+  readonly ended: boolean;
+}
+
+export function snapshotOf(entries: readonly JournalEntry[]): Snapshot {
+  const turns = new Set<number>();
+  const calls = new Set<string>();
+  for (const entry of entries) {
+    if (entry.type === 'turn') turns.add(entry.turn);
+    if (entry.type === 'tool') calls.add(entry.result.callId);
+  }
+  return { entries: entries.length, turns, calls, ended: entries.some((e) => e.type === 'run:end') };
+}
+
+export interface Process {
+  readonly tag: string;
+  readonly killed: boolean;
+  readonly before: Snapshot;
+  readonly after: Snapshot;
+}
+
+export interface Repeats {
+  /** Model requests made again because a kill landed between the request and its journal entry. */
+  readonly requests: number;
+  /** Side effects repeated because a kill landed between the effect and its tool entry. */
+  readonly effects: number;
+}
+
+/** Lines `<tag> <what>` of a child's log, grouped by tag. */
+function byTag(file: string): Map<string, string[]> {
+  const grouped = new Map<string, string[]>();
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // No line written: no request made, no effect run.
+  }
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const space = line.indexOf(' ');
+    const tag = line.slice(0, space);
+    grouped.set(tag, [...(grouped.get(tag) ?? []), line.slice(space + 1)]);
+  }
+  return grouped;
+}
+
+/**
+ * Checks the promise for one iteration and counts its window repeats; throws, naming the
+ * process and the turn or call, on any breach.
+ */
+export function account(processes: readonly Process[], requestsFile: string, effectsFile: string): Repeats {
+  const requests = byTag(requestsFile);
+  const effects = byTag(effectsFile);
+  const check = (
+    what: string,
+    done: Map<string, string[]>,
+    journaled: (s: Snapshot) => ReadonlySet<string>,
+  ): number => {
+    let repeats = 0;
+    const total = new Map<string, number>();
+    const windows = new Map<string, number>();
+    for (const p of processes) {
+      const mine = done.get(p.tag) ?? [];
+      if (new Set(mine).size !== mine.length) throw new Error(`${p.tag} made a ${what} twice: ${mine.join(', ')}`);
+      for (const item of mine) {
+        total.set(item, (total.get(item) ?? 0) + 1);
+        if (journaled(p.before).has(item)) throw new Error(`${p.tag} made ${what} ${item} although it was journaled before it started`);
+        if (journaled(p.after).has(item)) continue;
+        if (!p.killed) throw new Error(`${p.tag} made ${what} ${item}, was not killed, and did not journal it`);
+        windows.set(item, (windows.get(item) ?? 0) + 1);
+        repeats += 1;
+      }
+    }
+    const final = processes.at(-1)?.after;
+    for (const item of final === undefined ? [] : journaled(final)) {
+      const expected = 1 + (windows.get(item) ?? 0);
+      if (total.get(item) !== expected) throw new Error(`${what} ${item} happened ${total.get(item) ?? 0} times, not ${expected}`);
+    }
+    return repeats;
+  };
+  return {
+    requests: check('model request', requests, (s) => new Set([...s.turns].map(String))),
+    effects: check('side effect', effects, (s) => s.calls),
+  };
+}

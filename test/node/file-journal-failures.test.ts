@@ -1,0 +1,127 @@
+/**
+ * fileJournal when the disk or a lock fails it: a write that runs out of space half way or an
+ * fsync that reports EIO is a typed `journal.unavailable` with nothing half applied (the next
+ * load returns exactly what was there, the next append lands where the failed one would
+ * have), and a lock left by a holder that is gone, or far too old, is broken rather than
+ * waited on forever. The file system is swapped through createFileJournal's seam.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/core/engine/journal.js';
+import { createFileJournal, fileJournal } from '../../src/node/file-journal.js';
+import { nodeJournalFs, type JournalFs } from '../../src/node/journal-fs.js';
+
+const step = (name: string, value: unknown = name): JournalEntry => ({ v: 1, type: 'step', name, value });
+const SECRET = 'sk-live-do-not-print-me';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'rulvar-journal-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const systemError = (code: string) => Object.assign(new Error(`${code}: simulated, write`), { code });
+
+/** The real file system, except that the first write or fsync of a run file fails as `fail` says. */
+function failingOnce(fail: 'half then ENOSPC' | 'ENOSPC' | 'EIO on fsync'): JournalFs {
+  let failed = false;
+  return {
+    ...nodeJournalFs,
+    async openOrCreate(target) {
+      const opened = await nodeJournalFs.openOrCreate(target);
+      const { file } = opened;
+      return {
+        ...opened,
+        file: {
+          ...file,
+          async write(data, position) {
+            if (failed || fail === 'EIO on fsync') return file.write(data, position);
+            failed = true;
+            // The disk fills up part way through: what fit is in the file when the error comes.
+            if (fail === 'half then ENOSPC') await file.write(data.subarray(0, data.byteLength >> 1), position);
+            throw systemError('ENOSPC');
+          },
+          async sync() {
+            if (failed || fail !== 'EIO on fsync') return file.sync();
+            failed = true;
+            throw systemError('EIO');
+          },
+        },
+      };
+    },
+  };
+}
+
+describe('fileJournal: a failed write applies nothing', () => {
+  for (const fail of ['half then ENOSPC', 'ENOSPC', 'EIO on fsync'] as const) {
+    it(`${fail}: journal.unavailable with the cause, no content; load unchanged; the next append takes its place`, async () => {
+      await fileJournal({ dir }).append('r1', [step('a'), step('b')], 0);
+      const before = readFileSync(path.join(dir, 'r1.jsonl'));
+      const broken = createFileJournal({ dir }, failingOnce(fail));
+      const error = await broken.append('r1', [step('c', SECRET), step('d', SECRET)], 2).then(() => undefined, (e: Error) => e);
+      expect(error).toMatchObject({ name: 'RulvarError', code: 'journal.unavailable' });
+      expect(error?.message).toContain(fail === 'EIO on fsync' ? 'EIO' : 'ENOSPC');
+      expect(error?.message).not.toContain(SECRET);
+      expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
+      expect(await broken.load('r1')).toEqual([step('a'), step('b')]);
+      expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+      await broken.append('r1', [step('c')], 2);
+      expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b'), step('c')]);
+    });
+  }
+
+  it('a failed first append leaves an empty run file that loads as [] and can still be started', async () => {
+    const broken = createFileJournal({ dir }, failingOnce('half then ENOSPC'));
+    expect(await broken.append('r1', [step('a')], 0).catch((e: { code: string }) => e.code)).toBe('journal.unavailable');
+    expect(readFileSync(path.join(dir, 'r1.jsonl'), 'utf8')).toBe('');
+    expect(await broken.load('r1')).toEqual([]);
+    await broken.append('r1', [step('a')], 0);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a')]);
+  });
+
+  it('an unwritable directory is journal.unavailable, not a raw fs error', async () => {
+    const file = path.join(dir, 'not-a-dir');
+    writeFileSync(file, '');
+    const error = await fileJournal({ dir: path.join(file, 'journals') }).append('r1', [step('a')], 0).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RulvarError', code: 'journal.unavailable' });
+  });
+});
+
+describe('fileJournal: locks nobody will release', () => {
+  const lockOf = (runId: string) => path.join(dir, `${runId}.jsonl.lock`);
+
+  it('breaks a lock whose holder is gone (its pid no longer runs)', async () => {
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(lockOf('r1'), `${gone} ${Date.now()} token-of-a-dead-holder`);
+    const started = Date.now();
+    await fileJournal({ dir }).append('r1', [step('b')], 1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(existsSync(lockOf('r1'))).toBe(false);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+  });
+
+  it('breaks a lock far older than any holding, even when its pid runs (a reused pid)', async () => {
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    writeFileSync(lockOf('r1'), `${process.pid} ${Date.now() - 60_000} token-of-long-ago`);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a')]);
+    expect(existsSync(lockOf('r1'))).toBe(false);
+  });
+
+  it('waits for a live, recent holder, and takes the lock once it is released', async () => {
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    writeFileSync(lockOf('r1'), `${process.pid} ${Date.now()} token-of-a-live-holder`);
+    let done = false;
+    const appended = fileJournal({ dir }).append('r1', [step('b')], 1).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(done).toBe(false);
+    await rm(lockOf('r1'));
+    await appended;
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+  });
+});
