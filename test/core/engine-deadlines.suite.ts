@@ -47,6 +47,15 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
     return last?.role === 'tool' ? last.results.map((r) => [r.isError, r.output]) : [];
   };
 
+  /** Agent "pay" asks while agent "wait" keeps the run live for `busyMs`; pay's last answer is `after`. */
+  const payWhileBusy = (after: string, busyMs: number) => {
+    const pay = payTool();
+    const slow = tool({ name: 'slow', description: 'takes a while', parameters: { type: 'object' }, execute: async () => (await sleep(busyMs), 'ok') });
+    const model = byPrompt({ pay: [ASK, after], wait: [{ toolCalls: [{ name: 'slow', input: {} }] }, 'waited'] });
+    const wf = defineWorkflow({ name: 'two' }, async (ctx) => (await Promise.all([ctx.agent('pay', { tools: [pay.def] }), ctx.agent('wait', { tools: [slow] })])).map((r) => r.text));
+    return { journal: memoryJournal(), pay, model, wf };
+  };
+
   h.describe('engine: approval deadlines', () => {
     h.it('an ask journals deadlineAt = ask time + approvalDeadlineMs and the timeout decision (deny unless configured)', async () => {
       for (const [permissions, decision] of [[{ approvalDeadlineMs: 60_000 }, 'deny'], [{ approvalDeadlineMs: 60_000, approvalTimeoutDecision: 'allow' }, 'allow']] as const) {
@@ -62,11 +71,7 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
     });
 
     h.it('a live run closes a passed deadline on its own: the agent reads the denial and the run completes', async () => {
-      const journal = memoryJournal();
-      const pay = payTool();
-      const slow = tool({ name: 'slow', description: 'takes a while', parameters: { type: 'object' }, execute: async () => (await sleep(400), 'slow done') });
-      const model = byPrompt({ pay: [ASK, 'gave up'], wait: [{ toolCalls: [{ name: 'slow', input: {} }] }, 'waited'] });
-      const wf = defineWorkflow({ name: 'two' }, async (ctx) => (await Promise.all([ctx.agent('pay', { tools: [pay.def] }), ctx.agent('wait', { tools: [slow] })])).map((r) => r.text));
+      const { journal, pay, model, wf } = payWhileBusy('gave up', 400);
       const handle = engineOver(journal, model, { approvalDeadlineMs: 50 }).run(wf, null);
       const resolved: unknown[] = [];
       handle.on('approval:resolved', (e) => resolved.push([e.decision, e.by]));
@@ -81,11 +86,7 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
     });
 
     h.it('a journaled allow-on-timeout runs the tool with the journaled input', async () => {
-      const journal = memoryJournal();
-      const pay = payTool();
-      const slow = tool({ name: 'slow', description: 'takes a while', parameters: { type: 'object' }, execute: async () => (await sleep(300), 'ok') });
-      const model = byPrompt({ pay: [ASK, 'paid'], wait: [{ toolCalls: [{ name: 'slow', input: {} }] }, 'waited'] });
-      const wf = defineWorkflow({ name: 'two' }, async (ctx) => (await Promise.all([ctx.agent('pay', { tools: [pay.def] }), ctx.agent('wait', { tools: [slow] })])).map((r) => r.text));
+      const { journal, pay, model, wf } = payWhileBusy('paid', 300);
       const outcome = await engineOver(journal, model, { approvalDeadlineMs: 30, approvalTimeoutDecision: 'allow' }).run(wf, null).result;
       expect(outcome).toEqual({ status: 'completed', value: ['paid', 'waited'] });
       expect(pay.inputs).toEqual([{ amount: 5 }]);

@@ -23,6 +23,23 @@ export function engineIdempotencySuite(h: SuiteHarness): void {
     return { def, keys: () => seen.map((ctx) => ctx.idempotencyKey) };
   };
 
+  /** A journal whose first append of tool results fails: the process "dies" between a side effect and its journaled result. */
+  const crashAtTheTurnBoundary = () => {
+    const inner = memoryJournal();
+    let failOnce = true;
+    const crashing: JournalStore = {
+      load: (runId) => inner.load(runId),
+      append: async (runId, entries, expected) => {
+        if (failOnce && entries.some((e) => e.type === 'tool')) {
+          failOnce = false;
+          throw new Error('the disk went away');
+        }
+        return inner.append(runId, entries, expected);
+      },
+    };
+    return { inner, crashing };
+  };
+
   h.describe('engine: idempotency keys', () => {
     h.it('every call gets its own key, and another run of the same workflow other keys', async () => {
       const note = keeping('note');
@@ -37,19 +54,7 @@ export function engineIdempotencySuite(h: SuiteHarness): void {
     });
 
     h.it('a call re-run after its result failed to reach the journal gets the same key', async () => {
-      const inner = memoryJournal();
-      let failOnce = true;
-      // The process "dies" between the side effect and the turn boundary: that append fails.
-      const crashing: JournalStore = {
-        load: (runId) => inner.load(runId),
-        append: async (runId, entries, expected) => {
-          if (failOnce && entries.some((e) => e.type === 'tool')) {
-            failOnce = false;
-            throw new Error('the disk went away');
-          }
-          return inner.append(runId, entries, expected);
-        },
-      };
+      const { inner, crashing } = crashAtTheTurnBoundary();
       const note = keeping('note');
       const model = scripted([{ toolCalls: [{ name: 'note', input: {} }] }, 'done']);
       const wf = defineWorkflow({ name: 'notes' }, async (ctx) => (await ctx.agent('go', { tools: [note.def] })).text);
@@ -102,6 +107,17 @@ export function engineIdempotencySuite(h: SuiteHarness): void {
       const toolset = await resolveToolset([source]);
       await dispatchTool(toolset, { id: 'c', name: 'record', input: {} });
       expect(received[2]).toBeUndefined();
+
+      // Re-run after a crash inside the window: the server sees the same key twice.
+      received.length = 0;
+      const { inner, crashing } = crashAtTheTurnBoundary();
+      const once = scripted([{ toolCalls: [{ name: 'record', input: {} }] }, 'done']);
+      const first = createEngine({ adapters: [once], journal: crashing, defaults: { model: MODEL } }).run(wf, null);
+      expect((await first.result).status).toBe('failed');
+      expect(await createEngine({ adapters: [once], journal: inner, defaults: { model: MODEL } }).resume(first.runId, wf).result).toEqual({ status: 'completed', value: 'done' });
+      expect(received).toHaveLength(2);
+      expect(received[0]).toMatch(KEY_SHAPE);
+      expect(received[1]).toBe(received[0]);
     });
   });
 }
