@@ -104,6 +104,8 @@ export default tseslint.config(
       'test/core/**/*.ts',
       'test/fixtures/**/*.ts',
       'examples/servers/workbench.ts',
+      'examples/worker/src/**/*.ts',
+      'examples/browser/src/**/*.ts',
       'test/browser/**/*.ts',
       'test/workerd/worker.ts',
       'test/workerd/harness.ts',

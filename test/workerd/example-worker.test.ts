@@ -1,112 +1,229 @@
 /**
- * examples/worker, built by wrangler exactly as a user would build it (export conditions
- * workerd/worker/browser → the edge build of dist/), run under plain Miniflare where code
- * generation is refused, talking to a real streamable-http MCP server on loopback.
- * (Its embedded McpServer brings the SDK's server-side Ajv along; edge-bundle.test.ts scans
- * the library's own edge bundle, which has none.)
+ * examples/worker as users deploy it: built by wrangler from the root wrangler.toml (export
+ * conditions workerd/worker/browser → the edge build of dist/), run under plain Miniflare
+ * where code generation is refused and without nodejs_compat, its Durable Object binding and
+ * vars read from wrangler.toml, its secret set, talking to a real MCP server on loopback.
+ * Runs go start → suspended → resolved → completed across requests, a deadline closes by
+ * alarm with nothing in flight, racing resolutions leave one in the journal, every error is
+ * JSON, and the bundle stays small and eval-free.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { serve, type ServerType } from '@hono/node-server';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Hono } from 'hono';
-import { Miniflare } from 'miniflare';
+import { gzipSync } from 'node:zlib';
+import type { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpEndpoint } from '../fixtures/http-server.js';
+import type { JournalEntry } from '../../src/core/index.js';
+import { buildWorker, client, configuredOptions, startExample, startRemote, TOKEN, type Answer, type Built, type Remote } from './example-worker-harness.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Built from dist/: runs under npm test, which builds first and sets RULVAR_TEST_DIST=1.
 const enabled = process.env['RULVAR_TEST_DIST'] === '1';
+/** Short enough to wait for, long enough that the starting request suspends well before it. */
+const SHORT_DEADLINE_MS = 2_000;
+/**
+ * The bundle's gzip'd size, about 15% above what was measured (2026-12, wrangler's default
+ * unminified output): 144 KB gzip'd, 643 KB raw. A jump past it says a heavy dependency
+ * crept in (the SDK's Ajv is ~40 KB gzip'd) or tree-shaking stopped working.
+ */
+const GZIP_CEILING = 166_000;
 
-const NOTE = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } }, required: ['id', 'title'] } as const;
-
-function remoteServer(): Server {
-  const server = new Server({ name: 'remote', version: '1' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [
-      { name: 'lookup', inputSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, outputSchema: NOTE },
-      { name: 'broken', inputSchema: { type: 'object' }, outputSchema: NOTE },
-      { name: 'failing', inputSchema: { type: 'object' } },
-    ],
-  }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const args = request.params.arguments ?? {};
-    if (request.params.name === 'lookup') return { content: [], structuredContent: { id: args['id'], title: `note ${String(args['id'])}` } };
-    if (request.params.name === 'broken') return { content: [], structuredContent: { id: 'not a number' } };
-    return { isError: true, content: [{ type: 'text', text: 'remote tool failed' }] };
-  });
-  return server;
+interface View {
+  runId: string;
+  status: string;
+  pending: { key: string; toolName: string; input: Record<string, unknown>; deadlineAt?: string }[];
+  value?: unknown;
+  error?: { code: string; message: string };
 }
+type Call = ReturnType<typeof client>;
 
-let outdir: string;
-let http: ServerType;
-let mf: Miniflare;
-const endpoint = createMcpEndpoint(remoteServer);
+let built: Built;
+let remote: Remote;
+const instances: Miniflare[] = [];
+const seen: string[] = [];
+let main: { mf: Miniflare; call: Call };
+let short: { mf: Miniflare; call: Call };
+let misconfigured: { call: Call };
 
 beforeAll(async () => {
   if (!enabled) return;
-  outdir = await mkdtemp(path.join(tmpdir(), 'rulvar-worker-'));
-  await promisify(execFile)(
-    process.execPath,
-    [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir, '-c', 'examples/worker/wrangler.toml'],
-    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' } },
-  );
-  await new Promise<void>((resolve) => {
-    http = serve({ fetch: new Hono().all('/mcp', (c) => endpoint.handle(c.req.raw)).fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
-  });
-  mf = new Miniflare({
-    modules: true,
-    scriptPath: path.join(outdir, 'index.js'),
-    // Module paths are relative to this root; the bundle lives outside the repository.
-    modulesRoot: outdir,
-    compatibilityDate: '2026-04-01',
-    bindings: { MCP_URL: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, MCP_TOKEN: 'worker-token' },
-  });
+  [built, remote] = await Promise.all([buildWorker(), startRemote()]);
+  const options = await configuredOptions();
+  const start = (vars: Record<string, string>) => {
+    const mf = startExample(built, options, { MCP_URL: remote.url, MCP_TOKEN: TOKEN, ...vars });
+    instances.push(mf);
+    return { mf, call: client(mf, seen) };
+  };
+  main = start({});
+  short = start({ APPROVAL_DEADLINE_MS: String(SHORT_DEADLINE_MS) });
+  misconfigured = start({ MODEL: 'anthropic:claude-sonnet' });
+  await Promise.all(instances.map((mf) => mf.ready));
 }, 120_000);
 
 afterAll(async () => {
   if (!enabled) return;
-  await mf?.dispose();
-  await new Promise((resolve) => http?.close(resolve));
-  await rm(outdir, { recursive: true, force: true });
+  await Promise.all(instances.map((mf) => mf.dispose()));
+  await remote?.close();
+  await rm(built.outdir, { recursive: true, force: true });
 });
 
+const view = (answer: Answer) => answer.body as View;
+
+async function journalOf(call: Call, runId: string): Promise<JournalEntry[]> {
+  const answer = await call('GET', `/runs/${runId}/journal`);
+  expect(answer.status).toBe(200);
+  return answer.body as JournalEntry[];
+}
+
+async function started(call: Call, task: string): Promise<View> {
+  const answer = await call('POST', '/runs', { task });
+  expect(answer.status).toBe(201);
+  expect(answer.headers.get('location')).toBe(`/runs/${view(answer).runId}`);
+  return view(answer);
+}
+
 describe.runIf(enabled)('examples/worker under plain Miniflare', () => {
-  it('resolves one toolset from an embedded and a remote server', async () => {
-    const body = (await (await mf.dispatchFetch('http://worker/tools')).json()) as { toolsetHash: string; tools: { name: string }[] };
-    expect(body.toolsetHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(body.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['local_add_note', 'remote_lookup', 'remote_broken']));
-    expect(endpoint.requests.every((r) => r.authorization === 'Bearer worker-token')).toBe(true);
+  it('runs the settings users deploy: no nodejs_compat, code generation refused, one Durable Object class', async () => {
+    const { compatibilityFlags, durableObjects } = await configuredOptions();
+    expect(compatibilityFlags ?? []).not.toContain('nodejs_compat');
+    expect(durableObjects).toEqual({ RUNS: { className: 'RunObject', useSQLite: true } });
+    // No Workers types in this repository: the Fetcher Miniflare hands back, by its one method used.
+    const probe = (await main.mf.getWorker('probe')) as unknown as { fetch(url: string): Promise<Response> };
+    expect(await (await probe.fetch('http://probe/')).text()).toBe('refused: EvalError');
   });
 
-  it('validates arguments and outputs, and maps results, with codegen disallowed', async () => {
-    const calls = [
-      { id: '1', name: 'local_add_note', input: { title: 'a', body: 'b' } },
-      { id: '2', name: 'local_add_note', input: { title: 42 } },
-      { id: '3', name: 'remote_lookup', input: { id: 7 } },
-      { id: '4', name: 'remote_lookup', input: { id: 'seven' } },
-      { id: '5', name: 'remote_broken', input: {} },
-      { id: '6', name: 'remote_failing', input: {} },
-    ];
-    const response = await mf.dispatchFetch('http://worker/dispatch', { method: 'POST', body: JSON.stringify({ calls }) });
-    const { outcomes } = (await response.json()) as { outcomes: { status: string; result: Record<string, unknown> }[] };
-    expect(outcomes.map((o) => [o.result['isError'], o.result['reason'] ?? null])).toEqual([
-      [false, null],
-      [true, 'invalid_input'],
-      [false, null],
-      [true, 'invalid_input'],
-      [true, 'invalid_output'],
-      [true, 'server_error'],
+  it('start → suspended → GET shows the approval → allow → completed; the token goes only to the remote server', async () => {
+    const before = Date.now();
+    const run = await started(main.call, 'moon phases');
+    expect(run.status).toBe('suspended');
+    expect(run.runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(run.pending).toHaveLength(1);
+    const [ask] = run.pending;
+    expect(ask).toMatchObject({ toolName: 'notes_save_note', input: { title: 'moon phases', body: '{"query":"moon phases","hits":11}' } });
+    const deadline = Date.parse(ask?.deadlineAt ?? '');
+    expect(deadline - before).toBeGreaterThan(24 * 3_600_000 - 60_000); // wrangler.toml's 24 h
+
+    const shown = await main.call('GET', `/runs/${run.runId}`);
+    expect(shown.status).toBe(200);
+    expect(view(shown)).toEqual({ runId: run.runId, status: 'suspended', pending: run.pending });
+
+    const resolved = await main.call('POST', `/runs/${run.runId}/approvals/${ask?.key}`, { decision: 'allow', reason: 'fine' });
+    expect(resolved.status).toBe(200);
+    expect(view(resolved)).toEqual({ runId: run.runId, status: 'completed', pending: [], value: 'Saved the note "moon phases".' });
+    expect(view(await main.call('GET', `/runs/${run.runId}`)).status).toBe('completed');
+
+    const journal = await journalOf(main.call, run.runId);
+    expect(JSON.stringify(journal)).not.toContain(TOKEN);
+    expect(seen.filter((body) => body.includes(TOKEN))).toEqual([]);
+    expect(journal.map((e) => e.type)).toEqual(['run:start', 'spawn', 'turn', 'tool', 'turn', 'approval', 'resolution', 'tool', 'turn', 'agent:end', 'run:end']);
+    expect(journal.filter((e) => e.type === 'resolution')).toMatchObject([{ key: ask?.key, decision: 'allow', by: 'operator', reason: 'fine' }]);
+    // The remote tool's structured output was validated against its outputSchema in workerd.
+    expect(journal.filter((e) => e.type === 'tool').map((e) => e.type === 'tool' && e.result)).toMatchObject([
+      { toolName: 'remote_lookup', isError: false, output: { query: 'moon phases', hits: 11 } },
+      { toolName: 'notes_save_note', isError: false, output: { title: 'moon phases', chars: 33 } },
     ]);
-    expect(outcomes[0]?.result['output']).toEqual({ title: 'a', count: 1 });
-    expect(outcomes[2]?.result['output']).toEqual({ id: 7, title: 'note 7' });
-    expect(String(outcomes[1]?.result['output'])).toContain('/title');
+
+    const requests = remote.endpoint.requests;
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((r) => r.authorization !== `Bearer ${TOKEN}`)).toEqual([]);
+  });
+
+  it('a passed deadline is closed by the alarm with no request in flight; the agent reads the denial', async () => {
+    const run = await started(short.call, 'tides');
+    expect(run.status).toBe('suspended');
+    const deadline = Date.parse(run.pending[0]?.deadlineAt ?? '');
+    // Nothing is sent until the deadline has passed, and GET writes nothing: only the
+    // object's alarm can move the run.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
+    let current = run;
+    // 'running' while the alarm's resume is under way.
+    for (const since = Date.now(); ['suspended', 'running'].includes(current.status) && Date.now() - since < 15_000; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      current = view(await short.call('GET', `/runs/${run.runId}`));
+    }
+    expect(current).toEqual({
+      runId: run.runId,
+      status: 'completed',
+      pending: [],
+      value: 'The note was not saved: permission denied: the approval timed out',
+    });
+    const journal = await journalOf(short.call, run.runId);
+    expect(journal.filter((e) => e.type === 'resolution')).toMatchObject([{ decision: 'deny', by: 'timeout' }]);
+
+    const late = await short.call('POST', `/runs/${run.runId}/approvals/${run.pending[0]?.key}`, { decision: 'allow' });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ error: { code: 'approval.closed', message: expect.stringContaining('by timeout') } });
+    expect((await journalOf(short.call, run.runId)).length).toBe(journal.length);
+  }, 30_000);
+
+  it('two racing resolutions of one approval: one 200, one 409, one resolution journaled', async () => {
+    const run = await started(main.call, 'race');
+    const key = run.pending[0]?.key;
+    const answers = await Promise.all([
+      main.call('POST', `/runs/${run.runId}/approvals/${key}`, { decision: 'allow' }),
+      main.call('POST', `/runs/${run.runId}/approvals/${key}`, { decision: 'deny', reason: 'no' }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const winner = answers.findIndex((a) => a.status === 200);
+    expect(answers[1 - winner]?.body).toMatchObject({ error: { code: 'approval.closed' } });
+    const journal = await journalOf(main.call, run.runId);
+    const resolutions = journal.filter((e) => e.type === 'resolution');
+    expect(resolutions).toMatchObject([{ key, decision: winner === 0 ? 'allow' : 'deny' }]);
+    expect(view(answers[winner] as Answer)).toMatchObject({ status: 'completed', pending: [] });
+    expect(journal.filter((e) => e.type === 'run:end')).toHaveLength(1);
+    // The loser left the run as the winner left it: it never resumed it over a moving journal.
+    expect(view(await main.call('GET', `/runs/${run.runId}`))).toEqual(view(answers[winner] as Answer));
+  });
+
+  it('refuses bad requests with JSON errors and changes nothing', async () => {
+    const run = await started(main.call, 'errors');
+    const key = run.pending[0]?.key ?? '';
+    const unknownRun = '00000000-0000-4000-8000-000000000000';
+    const cases: [string, string, unknown, number, string][] = [
+      ['POST', '/runs', 'not json', 400, 'request.invalid_json'],
+      ['POST', '/runs', [], 400, 'request.invalid_body'],
+      ['POST', '/runs', {}, 400, 'request.invalid_body'],
+      ['POST', '/runs', { task: 42 }, 400, 'request.invalid_body'],
+      ['POST', '/runs', { task: 'x'.repeat(10_001) }, 400, 'request.invalid_body'],
+      ['POST', '/runs', { task: 'x'.repeat(70_000) }, 413, 'request.too_large'],
+      ['GET', '/runs', undefined, 405, 'request.method_not_allowed'],
+      ['GET', '/elsewhere', undefined, 404, 'request.not_found'],
+      ['GET', `/runs/${unknownRun}`, undefined, 404, 'run.not_found'],
+      ['GET', '/runs/not-a-run', undefined, 404, 'run.not_found'],
+      ['DELETE', `/runs/${run.runId}`, undefined, 405, 'request.method_not_allowed'],
+      ['POST', `/runs/${unknownRun}/approvals/${key}`, { decision: 'allow' }, 404, 'run.not_found'],
+      ['POST', `/runs/${run.runId}/approvals/nope`, { decision: 'allow' }, 404, 'approval.not_found'],
+      ['GET', `/runs/${run.runId}/approvals/${key}`, undefined, 405, 'request.method_not_allowed'],
+      ['POST', `/runs/${run.runId}/approvals/${key}`, '{"decision":', 400, 'request.invalid_json'],
+      ['POST', `/runs/${run.runId}/approvals/${key}`, { decision: 'yes' }, 400, 'request.invalid_body'],
+      ['POST', `/runs/${run.runId}/approvals/${key}`, { decision: 'allow', reason: 7 }, 400, 'request.invalid_body'],
+    ];
+    for (const [method, route, body, status, code] of cases) {
+      const answer = await main.call(method, route, body);
+      expect({ method, route, status: answer.status, body: answer.body }).toEqual({ method, route, status, body: { error: { code, message: expect.any(String) } } });
+    }
+    expect(view(await main.call('GET', `/runs/${run.runId}`))).toEqual(run);
+
+    expect((await main.call('POST', `/runs/${run.runId}/approvals/${key}`, { decision: 'deny' })).status).toBe(200);
+    const journal = await journalOf(main.call, run.runId);
+    const late = await main.call('POST', `/runs/${run.runId}/approvals/${key}`, { decision: 'allow' });
+    expect(late).toMatchObject({ status: 409, body: { error: { code: 'approval.closed', message: expect.stringContaining('already resolved (deny, by operator)') } } });
+    expect(await journalOf(main.call, run.runId)).toEqual(journal);
+  });
+
+  it('an unknown model adapter is a 500 naming it, before any run starts', async () => {
+    const answer = await misconfigured.call('POST', '/runs', { task: 'anything' });
+    expect(answer).toMatchObject({ status: 500, body: { error: { code: 'model.unknown_adapter', message: expect.stringContaining('"anthropic"') } } });
+  });
+
+  it(`the bundle: no Ajv, no code generation, no Node builtin, under ${GZIP_CEILING / 1000} KB gzip'd`, async () => {
+    const bytes = await readFile(built.script);
+    const code = bytes.toString('utf8');
+    expect(built.inputs.filter((file) => /(^|\/)node_modules\/ajv/.test(file))).toEqual([]);
+    expect(built.inputs.some((file) => file.includes('examples/worker/src/run-object.ts'))).toBe(true);
+    expect(code).not.toMatch(/new Function\s*\(/);
+    expect(code).not.toMatch(/\beval\s*\(/);
+    expect(code).not.toMatch(/(from\s*|import\s*\(\s*|require\(\s*)["']node:/);
+    const gzipped = gzipSync(bytes).length;
+    console.log(`examples/worker bundle: ${bytes.length} bytes raw, ${gzipped} gzip'd`);
+    expect(gzipped).toBeLessThan(GZIP_CEILING);
   });
 });

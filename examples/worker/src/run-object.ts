@@ -1,0 +1,139 @@
+/**
+ * `RunObject`: one Durable Object per run, holding its journal (`durableObjectJournal`) and
+ * its notebook in the object's own storage. The Worker in front validates requests and
+ * forwards them here as small JSON messages:
+ *   POST /start    { runId, task }              runs until the run settles → 201 RunView
+ *   GET  /view                                  → RunView
+ *   GET  /journal                               → the run's journal entries
+ *   POST /resolve  { key, decision, reason? }   resolves, then resumes the run → RunView
+ *
+ * Work on the run (start, a resolution and its resume, the alarm) is queued and runs one
+ * piece at a time: workerd lets a second request into the object while the first awaits the
+ * network, and two engines resuming one run would race on its journal. Queued behind a
+ * winning resolution, a second one for the same key finds it closed and gets 409; the
+ * journal holds one resolution either way.
+ *
+ * Deadlines are alarms: whenever work leaves the run suspended, the alarm is set to the
+ * earliest open deadline (`engine.nextDeadline`); `alarm()` resumes the run, which closes the
+ * passed deadline by timeout first and lets the agent read the denial.
+ */
+import { durableObjectJournal, type ApprovalDecision, type Engine, type JournalStore, type RunOutcome } from '@rulvar/core';
+import { openEngine, taskWorkflow } from './agent.js';
+import type { DurableObjectStateLike, Env } from './env.js';
+import { errorResponse, HttpError, jsonError } from './http.js';
+import { approvalState, RECORD_KEY, recordOf, viewOf, type RunRecord, type RunView } from './run-view.js';
+
+export interface StartMessage {
+  readonly runId: string;
+  readonly task: string;
+}
+
+export interface ResolveMessage {
+  readonly key: string;
+  readonly decision: 'allow' | 'deny';
+  readonly reason?: string;
+}
+
+export class RunObject {
+  private readonly journal: JournalStore;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly state: DurableObjectStateLike,
+    private readonly env: Env,
+  ) {
+    this.journal = durableObjectJournal(state.storage);
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    try {
+      switch (new URL(request.url).pathname) {
+        case '/start': {
+          const { runId, task } = (await request.json()) as StartMessage;
+          const settled = await this.exclusive(async () => this.describe(await this.advance(runId, (engine) => engine.run(taskWorkflow, task, { runId }).result)));
+          return Response.json(settled, { status: 201 });
+        }
+        case '/view':
+          return Response.json(await this.describe(await this.record()));
+        case '/journal':
+          return Response.json(await this.journal.load((await this.record()).runId));
+        case '/resolve': {
+          const message = (await request.json()) as ResolveMessage;
+          return Response.json(await this.exclusive(async () => this.describe(await this.resolve(message))));
+        }
+        default:
+          return jsonError(404, 'request.not_found', 'no such route on a run');
+      }
+    } catch (error) {
+      return errorResponse(error);
+    }
+  }
+
+  /** A deadline passed with no request in flight: resuming closes it and the run goes on. */
+  async alarm(): Promise<void> {
+    await this.exclusive(async () => {
+      const record = await this.storedRecord();
+      if (record?.status !== 'suspended') return;
+      await this.advance(record.runId, (engine) => engine.resume(record.runId, taskWorkflow).result);
+    });
+  }
+
+  private async resolve({ key, decision, reason }: ResolveMessage): Promise<RunRecord> {
+    const { runId } = await this.record();
+    const { asked, resolution } = approvalState(await this.journal.load(runId), key);
+    if (!asked) throw new HttpError(404, 'approval.not_found', `run ${runId} has no approval ${JSON.stringify(key)}`);
+    if (resolution !== undefined) throw closed(key, `it was already resolved (${resolution.decision}, by ${resolution.by})`);
+    let won = false;
+    const record = await this.advance(runId, async (engine) => {
+      const answer: ApprovalDecision = reason === undefined ? { decision } : { decision, reason };
+      // 'operator': a person answered through this API (the journal tells them from a timeout).
+      won = await engine.resolveExternal(runId, key, answer, { by: 'operator' });
+      // Resumed either way: when the deadline won, its timeout is journaled now and must apply.
+      return engine.resume(runId, taskWorkflow).result;
+    });
+    if (!won) throw closed(key, 'its deadline passed first, and it was denied');
+    return record;
+  }
+
+  /** Runs `work` on a fresh engine, records how the run settled and arms the alarm. */
+  private async advance(runId: string, work: (engine: Engine) => Promise<RunOutcome>): Promise<RunRecord> {
+    // A bad MODEL or APPROVAL_DEADLINE_MS throws here, before anything is written.
+    const { engine, close } = openEngine(this.env, this.journal, this.state.storage);
+    try {
+      // Until the work settles, GET says 'running' (and keeps saying it if the object dies first).
+      await this.state.storage.put(RECORD_KEY, { runId, status: 'running' } satisfies RunRecord);
+      const record = recordOf(runId, await work(engine));
+      await this.state.storage.put(RECORD_KEY, record);
+      const next = record.status === 'suspended' ? await engine.nextDeadline(runId) : undefined;
+      if (next === undefined) await this.state.storage.deleteAlarm();
+      else await this.state.storage.setAlarm(next);
+      return record;
+    } finally {
+      await close();
+    }
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async describe(record: RunRecord): Promise<RunView> {
+    return viewOf(record, await this.journal.load(record.runId));
+  }
+
+  private async record(): Promise<RunRecord> {
+    const record = await this.storedRecord();
+    if (record === undefined) throw new HttpError(404, 'run.not_found', 'no such run');
+    return record;
+  }
+
+  private async storedRecord(): Promise<RunRecord | undefined> {
+    return (await this.state.storage.get(RECORD_KEY)) as RunRecord | undefined;
+  }
+}
+
+function closed(key: string, why: string): HttpError {
+  return new HttpError(409, 'approval.closed', `approval ${JSON.stringify(key)} is closed: ${why}`);
+}
