@@ -30,6 +30,7 @@ const chromiumArgs = [
 // zod / ajv / eventsource-parser imports) once at startup; discovered lazily instead, vite
 // re-optimizes mid-run and reloads the page, which fails the file being loaded.
 const sdkModules = [
+  '@modelcontextprotocol/sdk/client/auth.js',
   '@modelcontextprotocol/sdk/client/index.js',
   '@modelcontextprotocol/sdk/client/streamableHttp.js',
   '@modelcontextprotocol/sdk/inMemory.js',
@@ -39,6 +40,7 @@ const sdkModules = [
   '@modelcontextprotocol/sdk/types.js',
   '@modelcontextprotocol/sdk/validation/cfworker',
   '@cfworker/json-schema',
+  'hono',
   'zod',
 ];
 

@@ -36,6 +36,7 @@ export type RulvarErrorCode =
   | 'http.header_hook'
   | 'model.unknown_adapter'
   | 'model.failed'
+  | 'model.protocol'
   | 'agent.unknown_type'
   | 'agent.max_turns'
   | 'workflow.failed'

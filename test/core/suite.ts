@@ -2,6 +2,7 @@
  * The shared core suite: written once, run by every runtime project (Node, Chromium and
  * workerd) against the entry that runtime imports. Each part is its own file.
  */
+import { adapterSuite } from './adapter-providers.suite.js';
 import { attestationSuite } from './attestation.suite.js';
 import { boundsSuite } from './bounds.suite.js';
 import { byteSizeSuite } from './byte-size.suite.js';
@@ -23,6 +24,7 @@ import { httpSuite } from './http.suite.js';
 import { importSuite } from './import.suite.js';
 import { importedPolicySuite } from './imported-policy.suite.js';
 import { lifecycleSuite } from './lifecycle.suite.js';
+import { oauthSuite } from './oauth.suite.js';
 import { patternSuite } from './pattern.suite.js';
 import { permissionConfigSuite } from './permission-config.suite.js';
 import { permissionReasonsSuite } from './permission-reasons.suite.js';
@@ -69,4 +71,6 @@ export function coreSuite(h: SuiteHarness): void {
   engineDeadlinesSuite(h);
   engineIdempotencySuite(h);
   durableObjectJournalSuite(h);
+  oauthSuite(h);
+  adapterSuite(h);
 }

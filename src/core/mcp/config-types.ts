@@ -1,4 +1,5 @@
 /** The public configuration surface of `mcp()` (spec/mcp.md, "Importing tools"). */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolRisk } from '../tools/types.js';
 import type { McpBounds } from './bounds.js';
@@ -47,6 +48,12 @@ export interface HttpOptions {
   readonly headers?: HeaderRecord | HeaderHook;
   /** The fetch to send with: a Worker service binding's `fetch`, say. Defaults to global fetch. */
   readonly fetch?: FetchLike;
+  /**
+   * OAuth 2.1 for the server (docs/oauth.md): the SDK runs discovery, registration, PKCE and
+   * refresh on a 401 or a 403 insufficient_scope and resends. Its bearer token wins over an
+   * `authorization` header from `headers`.
+   */
+  readonly authProvider?: OAuthClientProvider;
 }
 
 export interface StreamableHttpMcpConfig extends McpCommonConfig {

@@ -7,6 +7,7 @@ import { ConfigError } from '../errors.js';
 import { TOOL_RISKS, type ToolRisk } from '../tools/types.js';
 import { BOUND_CHECKS, assertRequiredBounds } from './bounds.js';
 import type { McpConfig, McpTransportName } from './config-types.js';
+import { REQUIRED_PROVIDER_METHODS } from './oauth.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -131,7 +132,7 @@ function checkHttpUrl(value: unknown): string | undefined {
 }
 
 function checkHttpOptions(value: unknown): string | undefined {
-  if (!isPlainRecord(value)) return 'an object with optional headers and fetch';
+  if (!isPlainRecord(value)) return 'an object with optional headers, fetch and authProvider';
   for (const [key, v] of Object.entries(value)) {
     if (v === undefined) continue;
     if (key === 'headers') {
@@ -145,8 +146,23 @@ function checkHttpOptions(value: unknown): string | undefined {
       if (isFunction(v) === undefined) continue;
       throw new ConfigError('config.invalid_value', "mcp(): 'http.fetch' must be a function");
     }
-    throw new ConfigError('config.unknown_key', `mcp(): 'http.${key}' is not an http option (allowed: headers, fetch)`);
+    if (key === 'authProvider') {
+      const missing = missingProviderMethods(v);
+      if (missing === undefined) continue;
+      throw new ConfigError('config.invalid_value', `mcp(): 'http.authProvider' must be an OAuthClientProvider (${missing})`);
+    }
+    throw new ConfigError('config.unknown_key', `mcp(): 'http.${key}' is not an http option (allowed: headers, fetch, authProvider)`);
   }
+  return undefined;
+}
+
+/** What keeps a value from being a provider the SDK can drive, or undefined. Class instances are fine. */
+function missingProviderMethods(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'an object';
+  const provider = value as Record<string, unknown>;
+  const missing = REQUIRED_PROVIDER_METHODS.filter((name) => typeof provider[name] !== 'function');
+  if (missing.length > 0) return `missing ${missing.map((name) => `${name}()`).join(', ')}`;
+  if (typeof provider['clientMetadata'] !== 'object' || provider['clientMetadata'] === null) return 'missing clientMetadata';
   return undefined;
 }
 

@@ -6,8 +6,15 @@
  *
  * Every value injected is handed to the source's Redactor first: whatever the server echoes
  * back (in an error body, a JSON-RPC message, a tool result) is scrubbed before anyone sees it.
+ *
+ * With an http.authProvider the SDK sends requests of its own (OAuth metadata, registration,
+ * token) through this fetch too. The hook's headers go only to the MCP server's origin, never
+ * to an authorization server elsewhere, and never replace an Authorization header the SDK
+ * set (the provider's bearer token, or client credentials for the token endpoint): the
+ * provider wins, because the SDK's retry after a refresh depends on its token being the one sent.
  */
 import { limitResponse } from './body-limit.js';
+import { HttpAuthError, describeRefusal, parseChallenge } from './challenge.js';
 import type { FetchLike, HeaderHook, HeaderRecord } from './config-types.js';
 import type { Redactor } from './redact.js';
 
@@ -20,21 +27,33 @@ export class HeaderHookError extends Error {
   override readonly name = 'HeaderHookError';
 }
 
+/** Where the wire goes, and whether the SDK answers 401/403 itself (with an authProvider). */
+export interface Endpoint {
+  readonly url: URL;
+  readonly authorizes: boolean;
+  /** Told of a 403 insufficient_scope the SDK is about to answer. */
+  readonly onStepUp?: () => void;
+}
+
 export function createHeaderFetch(
   headers: HeaderRecord | HeaderHook | undefined,
   baseFetch: FetchLike | undefined,
   onOverflow: (error: Error) => void,
   redactor: Redactor,
+  endpoint: Endpoint,
 ): FetchLike {
   // Resolve global fetch per call, not at construction: tests and hosts may replace it.
   const raw: FetchLike = baseFetch ?? ((input, init) => fetch(input, init));
-  const send: FetchLike = async (input, init) => limitResponse(await raw(input, init), onOverflow);
+  const send: FetchLike = async (input, init) => refuseUnauthorized(limitResponse(await raw(input, init), onOverflow), input, endpoint);
   if (headers === undefined) return send;
   return async (input, init) => {
+    if (new URL(String(input)).origin !== endpoint.url.origin) return send(input, init);
     const merged = new Headers(init?.headers);
     const pairs = await resolveHeaders(headers);
     redactor.remember(pairs);
+    const sdkAuthorization = merged.has('authorization');
     for (const [name, value] of pairs) {
+      if (sdkAuthorization && name.toLowerCase() === 'authorization') continue;
       try {
         // A header value is a byte string (Fetch); runtimes differ on what they do with one
         // that is not (Node throws, workerd re-encodes), so it is refused here, the same everywhere.
@@ -47,6 +66,25 @@ export function createHeaderFetch(
     }
     return send(input, { ...init, headers: merged });
   };
+}
+
+/**
+ * A 401 or 403 from the MCP endpoint becomes an error naming the server's challenge, where the
+ * SDK would otherwise report only the status and body. With a provider the SDK keeps the 401s
+ * and the 403 insufficient_scope it knows how to answer; any other 403 is no case for re-auth.
+ */
+async function refuseUnauthorized(response: Response, input: string | URL, endpoint: Endpoint): Promise<Response> {
+  if (response.status !== 401 && response.status !== 403) return response;
+  const url = new URL(String(input));
+  if (url.origin !== endpoint.url.origin || url.pathname !== endpoint.url.pathname) return response;
+  const header = response.headers.get('www-authenticate');
+  const stepUp = response.status === 403 && parseChallenge(header)?.params.get('error') === 'insufficient_scope';
+  if (endpoint.authorizes && stepUp) endpoint.onStepUp?.();
+  if (endpoint.authorizes && (response.status === 401 || stepUp)) return response;
+  // The body stays in the message as the SDK's own error had it; the source's Redactor
+  // scrubs any credential a server echoes there.
+  const body = await response.text().catch(() => '');
+  throw new HttpAuthError(response.status, describeRefusal(response.status, header, endpoint.authorizes, body));
 }
 
 function isByteString(value: string): boolean {

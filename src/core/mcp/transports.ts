@@ -9,6 +9,7 @@ import { raceSignal } from '../async.js';
 import { ConfigError } from '../errors.js';
 import type { McpConfig, StdioMcpConfig } from './config-types.js';
 import { createHeaderFetch } from './http-fetch.js';
+import { AuthorizingTransport, guardProvider } from './oauth.js';
 import type { Redactor } from './redact.js';
 
 /** What a runtime entry can add: the Node entry supplies stdio. */
@@ -41,9 +42,12 @@ export async function openTransport(
     }
     case 'streamable-http': {
       let overflow: ((error: Error) => void) | undefined;
-      const transport = new StreamableHTTPClientTransport(new URL(String(config.url)), {
-        fetch: createHeaderFetch(config.http?.headers, config.http?.fetch, (error) => overflow?.(error), redactor),
-      });
+      const url = new URL(String(config.url));
+      const authProvider = config.http?.authProvider;
+      const guard = authProvider === undefined ? undefined : guardProvider(authProvider, redactor);
+      const endpoint = { url, authorizes: guard !== undefined, onStepUp: () => guard?.stepUp() };
+      const options = { fetch: createHeaderFetch(config.http?.headers, config.http?.fetch, (error) => overflow?.(error), redactor, endpoint) };
+      const transport = guard === undefined ? new StreamableHTTPClientTransport(url, options) : new AuthorizingTransport(url, options, guard);
       return { transport, shutdown: () => endHttpSession(transport), onOverflow: (handler) => (overflow = handler) };
     }
     case 'inprocess': {

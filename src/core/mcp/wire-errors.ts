@@ -8,7 +8,10 @@
  *   protocol    a result that is not valid MCP (a zod error): the server is wrong, not gone
  *   hook        the host's own http.headers hook failed: nothing was sent
  *   rejected    this one request failed (an HTTP status such as 401, 429 or 5xx, a network
- *               error on one POST): the session may well be alive, so only the call fails
+ *               error on one POST): the session may well be alive, so only the call fails.
+ *               Authorization failures land here too: a 401/403 naming its challenge
+ *               (challenge.ts), the http.authProvider failing or the SDK's OAuth flow giving
+ *               up (oauth.ts); none of them is evidence that the session is gone
  *   lost        evidence that the session is gone: the transport closed, or the server
  *               answered 404/400 for a session it no longer knows
  *

@@ -1,0 +1,49 @@
+/**
+ * How long to wait before the next attempt: what the server asked for in `retry-after`
+ * (seconds or an HTTP date; OpenAI's `retry-after-ms` too), else exponential backoff with
+ * jitter, both capped so that one misbehaving proxy cannot park a run for an hour.
+ */
+
+const BASE_DELAY_MS = 500;
+/** The longest computed backoff between two attempts. */
+export const MAX_BACKOFF_MS = 8_000;
+/** The longest server-requested wait honoured; a longer request is cut to this. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export function retryDelay(attempt: number, headers: Headers | undefined, now: number = Date.now()): number {
+  const asked = headers === undefined ? undefined : retryAfter(headers, now);
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
+  // Jitter in [0.5, 1) of the step keeps many clients that failed together from retrying together.
+  const step = Math.min(BASE_DELAY_MS * 2 ** attempt, MAX_BACKOFF_MS);
+  return step * (0.5 + Math.random() / 2);
+}
+
+/** The server's requested wait in ms, or undefined when it asked for nothing readable. */
+export function retryAfter(headers: Headers, now: number): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
+  const value = headers.get('retry-after')?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * `@rulvar/core/anthropic`: `anthropic()`, a ModelAdapter (id `anthropic`) for the Anthropic
+ * Messages API over plain fetch, so it runs unchanged on Node, Workers and in browsers.
+ * Use it as `createEngine({ adapters: [anthropic()] })` with models such as
+ * `'anthropic:claude-sonnet-4-5'`.
+ */
+import { ConfigError } from '../core/errors.js';
+import type { ModelAdapter, ModelRequest, ModelResponse } from '../core/engine/model.js';
+import { extraHeaders, findApiKey, retriesOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
+import { postJson } from '../adapters/post-json.js';
+import { toAnthropicBody } from './request.js';
+import { fromAnthropicBody } from './response.js';
+
+export type { ProviderError } from '../adapters/errors.js';
+export type { FetchLike } from '../adapters/options.js';
+
+export interface AnthropicOptions extends ProviderOptions {
+  /** Default `https://api.anthropic.com`; the adapter appends `/v1/messages`. */
+  baseURL?: string;
+  /** The API requires a cap on output tokens per turn. Default 4096. */
+  maxTokens?: number;
+}
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+export function anthropic(options: AnthropicOptions = {}): ModelAdapter {
+  const apiKey = findApiKey(options.apiKey, 'ANTHROPIC_API_KEY');
+  if (apiKey === undefined) {
+    throw new ConfigError('config.missing_key', 'anthropic() needs an API key: pass apiKey, or set ANTHROPIC_API_KEY on Node');
+  }
+  const maxTokens = options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+    throw new ConfigError('config.invalid_value', `anthropic() maxTokens must be a positive integer, got ${String(maxTokens)}`);
+  }
+  const url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`;
+  const maxRetries = retriesOf(options);
+  const timeoutMs = timeoutOf(options);
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  // Spread first so a caller's header can add to, never replace, the authentication.
+  const headers = { ...extraHeaders(options), 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION };
+  const secrets = [apiKey];
+
+  return {
+    id: 'anthropic',
+    async generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+      const body = toAnthropicBody(request, maxTokens);
+      const answer = await postJson({ provider: 'anthropic', url, headers, body, fetch: fetchImpl, maxRetries, timeoutMs, secrets }, signal);
+      return fromAnthropicBody(answer, secrets);
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * `http.authProvider`: the SDK's OAuthClientProvider, handed to its streamable-http transport,
+ * which runs the authorization flow itself on a 401 (or a 403 insufficient_scope) and resends.
+ * This module adds what the library owes around it:
+ *
+ *  - every secret the provider hands out or is handed (access and refresh tokens, the client
+ *    secret) is given to the source's Redactor before the SDK can put it on the wire, so an
+ *    echo of it is scrubbed from errors and tool outputs like an http.headers value;
+ *  - a provider method that throws becomes a typed failure naming the method and the error's
+ *    class, never its message (a provider's own error may quote what it was holding);
+ *  - a provider that finishes authorization inside redirectToAuthorization (a server-side host
+ *    that exchanges the code itself) gets the refused request resent once, instead of failing it
+ *    with the SDK's bare "Unauthorized";
+ *  - a scope step-up (403 insufficient_scope) authorizes anew: the SDK would otherwise spend a
+ *    stored refresh token, which cannot widen a grant, and resend with the same narrow token.
+ */
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Redactor } from './redact.js';
+
+export type { OAuthClientProvider };
+
+/** The provider members the SDK calls unconditionally; checked at construction. */
+export const REQUIRED_PROVIDER_METHODS = [
+  'clientInformation',
+  'tokens',
+  'saveTokens',
+  'redirectToAuthorization',
+  'saveCodeVerifier',
+  'codeVerifier',
+] as const;
+
+/** The host's provider failed; the message names the method and the error's class. */
+export class AuthProviderError extends Error {
+  override readonly name = 'AuthProviderError';
+}
+
+/** Authorization is waiting on someone (the user, the host): nothing was resent. */
+export class AuthorizationPendingError extends Error {
+  override readonly name = 'AuthorizationPendingError';
+}
+
+/** The provider as the SDK sees it, plus how many authorization redirects it was asked for. */
+export interface GuardedProvider {
+  readonly provider: OAuthClientProvider;
+  redirects(): number;
+  /** The server wants a larger scope: hide the refresh token until new tokens are saved. */
+  stepUp(): void;
+}
+
+export function guardProvider(host: OAuthClientProvider, redactor: Redactor): GuardedProvider {
+  let redirects = 0;
+  let steppingUp = false;
+  const remember = (slot: string, value: unknown): void => {
+    if (typeof value === 'string' && value.length > 0) redactor.remember([[`oauth ${slot}`, value]]);
+  };
+  const rememberTokens = (tokens: unknown): void => {
+    const record = tokens as { access_token?: unknown; refresh_token?: unknown } | undefined;
+    remember('access_token', record?.access_token);
+    remember('refresh_token', record?.refresh_token);
+  };
+  const rememberClient = (info: unknown): void => remember('client_secret', (info as { client_secret?: unknown } | undefined)?.client_secret);
+  const seen: Partial<Record<string, (value: unknown) => void>> = {
+    tokens: rememberTokens,
+    saveTokens: rememberTokens,
+    clientInformation: rememberClient,
+    saveClientInformation: rememberClient,
+  };
+  const provider = new Proxy(host, {
+    get(target, key, receiver) {
+      const member: unknown = Reflect.get(target, key, receiver);
+      if (typeof member !== 'function' || typeof key !== 'string') return member;
+      const method = member as (...args: unknown[]) => unknown;
+      return async (...args: unknown[]) => {
+        // Saved values are secrets before the host stores them; returned ones before they are sent.
+        if (key.startsWith('save')) seen[key]?.(args[0]);
+        let result: unknown;
+        try {
+          result = await method.apply(target, args);
+        } catch (error) {
+          throw new AuthProviderError(`the http.authProvider's ${key}() failed (${error instanceof Error ? error.name : typeof error})`);
+        }
+        if (!key.startsWith('save')) seen[key]?.(result);
+        if (key === 'redirectToAuthorization') redirects += 1;
+        if (key === 'saveTokens' || key === 'redirectToAuthorization') steppingUp = false;
+        return key === 'tokens' && steppingUp ? withoutRefresh(result) : result;
+      };
+    },
+  });
+  return { provider, redirects: () => redirects, stepUp: () => (steppingUp = true) };
+}
+
+function withoutRefresh(tokens: unknown): unknown {
+  if (typeof tokens !== 'object' || tokens === null) return tokens;
+  const { refresh_token: _dropped, ...rest } = tokens as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The SDK transport, resending a request once when the provider completed an authorization
+ * redirect while it was refused and now holds a token. Anything else a redirect leaves behind
+ * is a typed wait for the host, not the SDK's bare "Unauthorized".
+ */
+export class AuthorizingTransport extends StreamableHTTPClientTransport {
+  constructor(
+    url: URL,
+    options: StreamableHTTPClientTransportOptions,
+    private readonly guard: GuardedProvider,
+  ) {
+    super(url, { ...options, authProvider: guard.provider });
+  }
+
+  override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: Parameters<StreamableHTTPClientTransport['send']>[1]): Promise<void> {
+    const before = this.guard.redirects();
+    try {
+      return await super.send(message, options);
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || this.guard.redirects() === before) throw error;
+      const tokens = await this.guard.provider.tokens();
+      if (tokens?.access_token === undefined) {
+        throw new AuthorizationPendingError(
+          'authorization was started (the http.authProvider was asked to redirect to the authorization server) but no token is available yet; call again once it has one',
+        );
+      }
+      return super.send(message, options);
+    }
+  }
+}

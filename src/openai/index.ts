@@ -1,0 +1,50 @@
+/**
+ * `@rulvar/core/openai`: `openaiCompatible()`, a ModelAdapter for the OpenAI Chat Completions
+ * API and the many servers that speak it (OpenAI, Azure-style gateways, vLLM, Ollama, ...),
+ * over plain fetch so it runs unchanged on Node, Workers and in browsers. Use it as
+ * `createEngine({ adapters: [openaiCompatible({ baseURL: 'https://api.openai.com/v1' })] })`
+ * with models such as `'openai:gpt-4.1'`.
+ */
+import { ConfigError } from '../core/errors.js';
+import type { ModelAdapter, ModelRequest, ModelResponse } from '../core/engine/model.js';
+import { extraHeaders, findApiKey, retriesOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
+import { postJson } from '../adapters/post-json.js';
+import { toChatBody } from './request.js';
+import { fromChatBody } from './response.js';
+
+export type { ProviderError } from '../adapters/errors.js';
+export type { FetchLike } from '../adapters/options.js';
+
+export interface OpenAICompatibleOptions extends ProviderOptions {
+  /** The API root, such as `https://api.openai.com/v1`; the adapter appends `/chat/completions`. */
+  baseURL: string;
+  /** The adapter id models are routed by (`'<id>:<model>'`). Default `openai`. */
+  id?: string;
+}
+
+export function openaiCompatible(options: OpenAICompatibleOptions): ModelAdapter {
+  if (typeof options?.baseURL !== 'string' || options.baseURL === '') {
+    throw new ConfigError('config.invalid_value', 'openaiCompatible() needs a baseURL, such as https://api.openai.com/v1');
+  }
+  const id = options.id ?? 'openai';
+  // Local servers (Ollama, vLLM) often need no key: without one, no Authorization header is sent.
+  const apiKey = findApiKey(options.apiKey, 'OPENAI_API_KEY');
+  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const maxRetries = retriesOf(options);
+  const timeoutMs = timeoutOf(options);
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  const headers = {
+    ...extraHeaders(options),
+    'content-type': 'application/json',
+    ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+  };
+  const secrets = apiKey === undefined ? [] : [apiKey];
+
+  return {
+    id,
+    async generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+      const answer = await postJson({ provider: id, url, headers, body: toChatBody(request), fetch: fetchImpl, maxRetries, timeoutMs, secrets }, signal);
+      return fromChatBody(answer, id, secrets);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * `http.authProvider` against an in-process authorization server and protected MCP server
+ * (fixtures/oauth-*.ts), in every runtime: each case ends in a working call or a typed error.
+ */
+import { MCP_URL, createProtectedWorld, type ProtectedWorld } from '../fixtures/oauth-resource.js';
+import { TestProvider, type TestProviderOptions } from '../fixtures/oauth-provider.js';
+import type { SuiteHarness } from './harness.js';
+import { expectConfigError, expectSourceError, pick, run } from './helpers.js';
+
+export function oauthSuite(h: SuiteHarness): void {
+  const { mcp } = h.lib;
+  const connect = (world: ProtectedWorld, authProvider?: TestProvider, headers: Record<string, string> = {}) =>
+    mcp({ transport: 'streamable-http', url: MCP_URL, http: { fetch: world.fetch, headers, ...(authProvider && { authProvider }) } });
+  const provider = (world: ProtectedWorld, options: Partial<TestProviderOptions> = {}) =>
+    new TestProvider({ serverUrl: MCP_URL, fetch: world.fetch, ...options });
+  const output = (result: unknown) => JSON.stringify(result);
+
+  h.describe('streamable-http with http.authProvider (OAuth)', () => {
+    h.it('refuses a provider without the methods the SDK calls, naming them', async () => {
+      const message = await expectConfigError(
+        h,
+        () => mcp({ transport: 'streamable-http', url: MCP_URL, http: { authProvider: { tokens: () => undefined } as never } }),
+        'config.invalid_value',
+      );
+      h.expect(message).toContain('saveTokens()');
+    });
+
+    h.it('a 401 without a provider fails typed, naming the challenge', async () => {
+      const world = createProtectedWorld();
+      await using source = connect(world);
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      h.expect(message).toContain('401 Unauthorized, challenge: Bearer realm="mcp"');
+      h.expect(message).toContain('resource_metadata="https://mcp.test/.well-known/oauth-protected-resource/mcp", scope="read"');
+    });
+
+    h.it('discovers, registers dynamically, authorizes with PKCE, resends, and calls', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world);
+      await using source = connect(world, host);
+      const result = await run(h, pick(await source.tools(), 'whoami'), {});
+      h.expect(output(result)).toContain('a reader');
+      h.expect(world.as.log.slice(0, 2)).toEqual(['register', 'authorization_code']);
+      h.expect(host.authorizedScopes).toEqual(['read']);
+      h.expect(world.seen[0]).toBeNull();
+      h.expect(world.seen.at(-1)).toBe(`Bearer ${host.stored?.access_token}`);
+    });
+
+    h.it('a pre-registered client is used as is, never registered again', async () => {
+      const world = createProtectedWorld();
+      world.as.register('pre-registered', 'pre-secret-0123456789');
+      await using source = connect(world, provider(world, { client: { client_id: 'pre-registered', client_secret: 'pre-secret-0123456789' } }));
+      h.expect(output(await run(h, pick(await source.tools(), 'whoami'), {}))).toContain('a reader');
+      h.expect(world.as.log).not.toContain('register');
+    });
+
+    h.it('an expired access token is refreshed with the refresh token, and the call goes through', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world);
+      await using source = connect(world, host);
+      const tool = pick(await source.tools(), 'whoami');
+      const first = host.stored?.access_token;
+      world.as.expireAccessTokens();
+      h.expect(output(await run(h, tool, {}))).toContain('a reader');
+      h.expect(world.as.log.at(-1)).toBe('refresh_token');
+      h.expect(host.stored?.access_token).not.toBe(first);
+      h.expect(host.authorizedScopes).toHaveLength(1);
+    });
+
+    h.it('a tool needing a larger scope steps up (403 insufficient_scope) and then works', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world);
+      await using source = connect(world, host);
+      const tools = await source.tools();
+      h.expect(output(await run(h, pick(tools, 'write_note'), {}))).toContain('written');
+      h.expect(host.authorizedScopes).toEqual(['read', 'read write']);
+      h.expect(output(await run(h, pick(tools, 'whoami'), {}))).toContain('a reader');
+    });
+
+    h.it('a token the authorization server bound to another resource is refused typed', async () => {
+      const world = createProtectedWorld();
+      world.as.bindTo('https://elsewhere.test/mcp');
+      await using source = connect(world, provider(world));
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      h.expect(message).toContain('401');
+    });
+
+    h.it('a provider that throws fails typed, naming the method, never its message', async () => {
+      for (const failIn of ['tokens', 'redirectToAuthorization'] as const) {
+        const world = createProtectedWorld();
+        await using source = connect(world, provider(world, { failIn }));
+        const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+        h.expect(message).toContain(`http.authProvider's ${failIn}() failed`);
+        h.expect(message).not.toMatch(/vault offline|no browser/);
+      }
+    });
+
+    h.it('a redirect left for later fails typed without a resend; the next attempt, once authorized, works', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world, { failIn: 'defer' });
+      await using source = connect(world, host);
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      h.expect(message).toContain('authorization was started');
+      h.expect(world.seen).toHaveLength(1);
+      host.failIn = undefined;
+      h.expect(output(await run(h, pick(await source.tools(), 'whoami'), {}))).toContain('a reader');
+    });
+
+    h.it('the provider wins over an authorization header from http.headers; other headers go to the MCP origin only', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world);
+      await using source = connect(world, host, { authorization: 'Bearer from-the-hook', 'x-tenant': 't1' });
+      h.expect(output(await run(h, pick(await source.tools(), 'whoami'), {}))).toContain('a reader');
+      h.expect(world.seen.at(-1)).toBe(`Bearer ${host.stored?.access_token}`);
+      h.expect(world.tenants.every((tenant) => tenant === 't1')).toBe(true);
+      // The authorization server is another origin: the host's headers are not its business.
+      h.expect(world.as.tenants.length).toBeGreaterThan(0);
+      h.expect(world.as.tenants.every((tenant) => tenant === undefined)).toBe(true);
+    });
+
+    h.it('a server echoing the access token in an error body has it redacted', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world);
+      await using source = connect(world, host);
+      const result = output(await run(h, pick(await source.tools(), 'leak'), {}));
+      const token = host.stored?.access_token ?? 'missing';
+      h.expect(result).toContain('[redacted]');
+      h.expect(result).not.toContain(token);
+      h.expect(result).not.toContain(token.slice(3, 23));
+    });
+
+    h.it('a provider failing after a token was issued leaves the token out of the error', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world);
+      await using source = connect(world, host);
+      const tool = pick(await source.tools(), 'whoami');
+      const token = host.stored?.access_token ?? 'missing';
+      host.failIn = 'tokens';
+      const result = output(await run(h, tool, {}));
+      h.expect(result).toContain("http.authProvider's tokens() failed (Error)");
+      h.expect(result).not.toContain(token.slice(3, 23));
+    });
+
+    h.it('a 403 without a provider fails the call typed, naming the insufficient_scope challenge', async () => {
+      const world = createProtectedWorld();
+      const host = provider(world);
+      await using authorized = connect(world, host);
+      await authorized.tools();
+      const bearer = `Bearer ${host.stored?.access_token}`;
+      await using source = connect(world, undefined, { authorization: bearer });
+      const result = output(await run(h, pick(await source.tools(), 'write_note'), {}));
+      h.expect(result).toContain('403 Forbidden, challenge: Bearer resource_metadata=');
+      h.expect(result).toContain('scope=\\"read write\\", error=\\"insufficient_scope\\"');
+      h.expect(result).not.toContain(bearer.slice(10, 30));
+    });
+  });
+}
