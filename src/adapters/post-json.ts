@@ -4,7 +4,8 @@
  * attempt, the caller's signal honoured mid-request and mid-backoff, and every error typed,
  * flagged `retryable` for the engine, and scrubbed of the secrets it was given.
  */
-import { retryDelay, sleep } from './backoff.js';
+import { abortableSleep } from '../core/async.js';
+import { retryDelay } from './backoff.js';
 import { errorDetail, isRetryableStatus, providerError, redact, type ProviderError } from './errors.js';
 import type { FetchLike } from './options.js';
 
@@ -27,7 +28,7 @@ export async function postJson(request: PostJson, signal: AbortSignal): Promise<
     const outcome = await attemptOnce(request, body, signal);
     if (!('error' in outcome)) return outcome.value;
     if (!outcome.error.retryable || attempt >= request.maxRetries) throw outcome.error;
-    await sleep(retryDelay(attempt, outcome.headers), signal);
+    await abortableSleep(retryDelay(attempt, outcome.headers), signal);
   }
 }
 

@@ -73,3 +73,25 @@ export async function withDeadline<T>(promise: Promise<T>, ms: number, onExpiry:
     clearTimeout(timer);
   }
 }
+
+/**
+ * Resolves after `ms`; rejects with `reason()` as soon as `signal` aborts (at once when it
+ * already has). Neither the timer nor the listener outlives the wait.
+ */
+export function abortableSleep(ms: number, signal: AbortSignal, reason: () => unknown = () => signal.reason): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(reason());
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(reason());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

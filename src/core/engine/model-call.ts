@@ -3,6 +3,7 @@
  * error says it is retryable, the answer checked. What leaves is a response or a RulvarError
  * (`model.failed`, or `run.aborted` when the run was stopped).
  */
+import { abortableSleep } from '../async.js';
 import { RulvarError } from '../errors.js';
 import { checkResponse, isRetryable, modelFailed, type ModelAdapter, type ModelRequest, type ModelResponse } from './model.js';
 import type { RetryPolicy } from './types.js';
@@ -24,7 +25,7 @@ export async function callModel(adapter: ModelAdapter, request: ModelRequest, si
     } catch (error) {
       if (signal.aborted) throw aborted(signal);
       if (!isRetryable(error) || attempt >= retries) throw modelFailed(adapter.id, request.model, error);
-      await sleep(Math.min(base * 2 ** attempt * (0.5 + Math.random() / 2), MAX_DELAY_MS), signal);
+      await abortableSleep(Math.min(base * 2 ** attempt * (0.5 + Math.random() / 2), MAX_DELAY_MS), signal, () => aborted(signal));
       continue;
     }
     try {
@@ -37,18 +38,4 @@ export async function callModel(adapter: ModelAdapter, request: ModelRequest, si
 
 function aborted(signal: AbortSignal): RulvarError {
   return RulvarError.is(signal.reason) ? signal.reason : new RulvarError('run.aborted', 'the run was aborted');
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(aborted(signal));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
