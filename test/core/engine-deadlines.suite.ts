@@ -168,6 +168,23 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
       expect(RulvarError.is(error) && error.code).toBe('journal.unknown_run');
     });
 
+    h.it('nextDeadline of two open approvals is the earlier one, whichever was asked first', async () => {
+      const pay = payTool();
+      const model = byPrompt({ late: [ASK, 'x'], soon: [ASK, 'x'] });
+      const wf = defineWorkflow({ name: 'two-asks' }, async (ctx) =>
+        Promise.all([
+          ctx.agent('late', { tools: [pay.def], permissions: { approvalDeadlineMs: 600_000 } }),
+          ctx.agent('soon', { tools: [pay.def], permissions: { approvalDeadlineMs: 60_000 } }),
+        ]),
+      );
+      const engine = engineOver(memoryJournal(), model);
+      const approvals = suspended(await engine.run(wf, null).result);
+      expect(approvals).toHaveLength(2);
+      const earliest = Math.min(...approvals.map((a) => Date.parse(a.deadlineAt!)));
+      expect(Date.parse(approvals[0]!.deadlineAt!)).toBeGreaterThan(earliest);
+      expect(await engine.nextDeadline(approvals[0]!.runId)).toBe(earliest);
+    });
+
     h.it('resume closes the passed deadline of an approval no agent replays (its tool changed, so the agent re-keyed)', async () => {
       const journal = memoryJournal();
       const payWith = (description: string) => tool({ name: 'pay', description, parameters: { type: 'object' }, needsApproval: true, execute: () => 'paid' });
