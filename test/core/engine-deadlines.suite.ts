@@ -170,7 +170,16 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
 
     h.it('nextDeadline of two open approvals is the earlier one, whichever was asked first', async () => {
       const pay = payTool();
-      const model = byPrompt({ late: [ASK, 'x'], soon: [ASK, 'x'] });
+      // The 'soon' agent's first turn waits for the 'late' ask, so the later deadline is
+      // always the one asked first, whatever the scheduler does under load.
+      let lateAsked = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (lateAsked = resolve));
+      const model = scripted(async (request) => {
+        const first = request.messages[0];
+        if (request.messages.length > 1) return 'x';
+        if (first?.role === 'user' && first.text === 'soon') await gate;
+        return ASK;
+      });
       const wf = defineWorkflow({ name: 'two-asks' }, async (ctx) =>
         Promise.all([
           ctx.agent('late', { tools: [pay.def], permissions: { approvalDeadlineMs: 600_000 } }),
@@ -178,7 +187,9 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
         ]),
       );
       const engine = engineOver(memoryJournal(), model);
-      const approvals = suspended(await engine.run(wf, null).result);
+      const handle = engine.run(wf, null);
+      handle.on('approval:pending', () => lateAsked());
+      const approvals = suspended(await handle.result);
       expect(approvals).toHaveLength(2);
       const earliest = Math.min(...approvals.map((a) => Date.parse(a.deadlineAt!)));
       expect(Date.parse(approvals[0]!.deadlineAt!)).toBeGreaterThan(earliest);
