@@ -271,6 +271,17 @@ export function engineDurableSuite(h: SuiteHarness): void {
       expect(entriesOf(await journal.load(handle.runId), 'resolution')).toMatchObject([{ decision: 'deny' }]);
     });
 
+    h.it('a resolution another engine journals between two writes of a live run is taken in at the next write; the run goes on', async () => {
+      const journal = memoryJournal();
+      const { handle, pay, busy } = whileLive(journal, (key, live) => engineOver(journal, scripted([])).resolveExternal(live.runId, key, 'deny'));
+      // The busy tool's result is the live run's next write: it meets the foreign resolution,
+      // takes it in, and the parked agent reads the denial instead of the run failing.
+      const outcome = await handle.result;
+      expect(expectCompleted(h, outcome)).toEqual([PAY[1], 'B done']);
+      expect([pay.runs, busy.runs]).toEqual([0, 1]);
+      expect(entriesOf(await journal.load(handle.runId), 'resolution')).toMatchObject([{ decision: 'deny' }]);
+    });
+
     h.it('an unknown key is false and writes nothing; an unknown run rejects with journal.unknown_run', async () => {
       const journal = memoryJournal();
       const model = scripted(PAY);

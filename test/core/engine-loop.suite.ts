@@ -291,6 +291,35 @@ export function engineLoopSuite(h: SuiteHarness): void {
       h.expect(usages).toEqual([undefined, { inputTokens: 5, outputTokens: 7 }]);
     });
 
+    h.it('a response is taken in as JSON in one walk: no undefined input, usage only with finite counts, -0 as 0, cycles refused', async () => {
+      const cyclic: Record<string, unknown> = {};
+      cyclic['self'] = cyclic;
+      const answers: unknown[] = [
+        { text: 'calling', toolCalls: [{ id: 'c1', name: 'note' }], usage: { inputTokens: Number.NaN, outputTokens: 1 } },
+        { text: 'done', toolCalls: [], usage: { inputTokens: -0, outputTokens: 2 } },
+      ];
+      let n = 0;
+      const given: unknown[] = [];
+      const adapter: ModelAdapter = { id: 'odd', generate: async () => (given.push(answers[n]), answers[n++] as never) };
+      const journal = memoryJournal();
+      const handle = createEngine({ adapters: [adapter], defaults: { model: 'odd:m' }, journal }).run(agentOnce({ tools: [counted('note')] }), undefined);
+      const usages: unknown[] = [];
+      handle.on('turn:end', (event) => usages.push(event.usage));
+      const result = completed(await handle.result);
+      const turns = (await journal.load(handle.runId)).flatMap((e) => (e.type === 'turn' ? [e.response] : []));
+      h.expect(turns.map((r) => r.usage)).toEqual([undefined, { inputTokens: 0, outputTokens: 2 }]);
+      h.expect(Object.is(turns[1]?.usage?.inputTokens, 0)).toBe(true);
+      h.expect(usages).toEqual([undefined, { inputTokens: 0, outputTokens: 2 }]);
+      h.expect(Object.keys(turns[0]?.toolCalls[0] ?? {})).toEqual(['id', 'name']);
+      // The engine's own frozen copy: the adapter's object is neither kept nor frozen.
+      const assistant = result.history.find((m) => m.role === 'assistant');
+      h.expect(assistant?.role === 'assistant' && Object.isFrozen(assistant.toolCalls[0])).toBe(true);
+      h.expect(turns[0]).not.toBe(given[0]);
+      h.expect(Object.isFrozen(given[0])).toBe(false);
+      const refused = await runOnce({ adapters: [answering({ text: '', toolCalls: [{ id: 'c', name: 'note', input: cyclic }] })], defaults: { model: 'odd:m' } });
+      h.expect(failed(refused, 'model.failed').message).toMatch(/^model odd:m failed: /);
+    });
+
     for (const [ref, message] of [
       ['no-colon', `model "no-colon" is not of the form 'adapterId:model'`],
       [':m', `model ":m" is not of the form 'adapterId:model'`],

@@ -33,6 +33,7 @@ import { resolveRefusalsSuite } from './resolve-refusals.suite.js';
 import { schemaSuite } from './schema.suite.js';
 import { secretFormsSuite } from './secret-forms.suite.js';
 import { secretsSuite } from './secrets.suite.js';
+import { sha256Suite } from './sha256.suite.js';
 import { sweepSuite } from './sweep.suite.js';
 import { toolDefSuite } from './tool-def.suite.js';
 import { toolsetSuite } from './toolset.suite.js';
@@ -57,6 +58,7 @@ export function coreSuite(h: SuiteHarness): void {
   domainsSuite(h);
   canonicalJsonSuite(h);
   hashSuite(h);
+  sha256Suite(h);
   attestationSuite(h);
   toolDefSuite(h);
   toolsetSuite(h);

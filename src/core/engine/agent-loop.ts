@@ -5,9 +5,8 @@
  * from its last checkpoint. A response without tool calls ends the agent with its text.
  */
 import { RulvarError } from '../errors.js';
-import { ownJson } from './json-safe.js';
 import type { LiveRun } from './live-run.js';
-import { modelFailed, type Message, type ModelRequest, type ModelResponse } from './model.js';
+import type { Message, ModelRequest } from './model.js';
 import { callModel } from './model-call.js';
 import { entry } from './run-log.js';
 import type { Spawn } from './spawn.js';
@@ -31,7 +30,7 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
     let response = journaled.turns[turn]?.response;
     if (response === undefined) {
       const request: ModelRequest = spawn.system === undefined ? { model: spawn.model, messages: history.slice(), tools } : { model: spawn.model, system: spawn.system, messages: history.slice(), tools };
-      response = responseAsJson(await callModel(spawn.adapter, request, run.controller.signal, retry), spawn);
+      response = await callModel(spawn.adapter, request, run.controller.signal, retry);
       // Journaled before any of its tool calls is dispatched: a crash from here on never pays for this turn again.
       await log.write(entry({ type: 'turn', agent: key, turn, response }));
       if (run.events.wants('turn:end')) {
@@ -50,14 +49,5 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
     const results = await runTurnCalls(run, spawn, turn, response.toolCalls, journaled.tools[turn]);
     Object.freeze(results);
     history.push(Object.freeze({ role: 'tool', results }));
-  }
-}
-
-/** The response as the journal will give it back; one JSON cannot hold fails the model call. */
-function responseAsJson(response: ModelResponse, spawn: Spawn): ModelResponse {
-  try {
-    return ownJson(response);
-  } catch (error) {
-    throw modelFailed(spawn.adapter.id, spawn.model, error);
   }
 }

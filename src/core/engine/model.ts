@@ -4,6 +4,7 @@
  */
 import { ConfigError, RulvarError, describeCause, withSafeCause } from '../errors.js';
 import type { JsonSchema, ToolResult } from '../tools/types.js';
+import { ownJson } from './json-safe.js';
 
 export interface ToolCallPart {
   id: string;
@@ -61,6 +62,8 @@ export function routeModel(ref: string, adapters: ReadonlyMap<string, ModelAdapt
 /**
  * What an adapter answered, checked: a response is data from outside (a provider, a proxy, a
  * user's script), so a malformed one fails the agent typed instead of corrupting its history.
+ * What comes back is the engine's own frozen JSON (json-safe.ts), built in the same walk: the
+ * journal and the history keep it as it is, and nothing the adapter does later reaches it.
  */
 export function checkResponse(value: unknown): ModelResponse {
   const response = value as Partial<ModelResponse> | null;
@@ -68,23 +71,25 @@ export function checkResponse(value: unknown): ModelResponse {
   if (typeof response !== 'object' || response === null) throw fail('no response object');
   if (typeof response.text !== 'string') throw fail('a response without a string text');
   if (!Array.isArray(response.toolCalls)) throw fail('a response without a toolCalls array');
-  const toolCalls = response.toolCalls.map((call: unknown, i) => {
+  const toolCalls = response.toolCalls.map((call: unknown, i): ToolCallPart => {
     const part = call as Partial<ToolCallPart> | null;
     if (typeof part !== 'object' || part === null || typeof part.id !== 'string' || typeof part.name !== 'string') {
       throw fail(`tool call ${i} without a string id and name`);
     }
-    return { id: part.id, name: part.name, input: part.input };
+    // An undefined input is left out, as JSON (and so every durable journal) leaves it out.
+    const { id, name, input } = part;
+    return Object.freeze(input === undefined ? ({ id, name } as ToolCallPart) : { id, name, input: ownJson(input) });
   });
   const stopReason = STOP_REASONS.has(response.stopReason as StopReason) ? (response.stopReason as StopReason) : toolCalls.length > 0 ? 'tool_calls' : 'end';
   const usage = response.usage;
-  return {
+  const counted = usage !== undefined && Number.isFinite(usage?.inputTokens) && Number.isFinite(usage.outputTokens);
+  return Object.freeze({
     text: response.text,
-    toolCalls,
+    toolCalls: Object.freeze(toolCalls) as ToolCallPart[],
     stopReason,
-    ...(usage !== undefined && typeof usage?.inputTokens === 'number' && typeof usage.outputTokens === 'number'
-      ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } }
-      : {}),
-  };
+    // `+ 0` turns a -0 into the 0 JSON would write.
+    ...(counted ? { usage: Object.freeze({ inputTokens: usage.inputTokens + 0, outputTokens: usage.outputTokens + 0 }) } : {}),
+  });
 }
 
 const STOP_REASONS = new Set<StopReason>(['end', 'tool_calls', 'max_tokens', 'refused']);

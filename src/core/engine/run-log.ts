@@ -6,6 +6,7 @@
 import { RulvarError } from '../errors.js';
 import { JOURNAL_FORMAT, type JournalEntry, type JournalStore } from './journal.js';
 import { sealEntry } from './json-safe.js';
+import { APPEND_NOW, appendsNow } from './memory-journal.js';
 
 type Of<T extends JournalEntry['type']> = Extract<JournalEntry, { type: T }>;
 
@@ -61,6 +62,19 @@ export class RunLog {
 
   /** Appends after every write queued before it; rejects (and indexes nothing) on failure. */
   write(...entries: JournalEntry[]): Promise<unknown> {
+    if (this.held === 0 && appendsNow(this.store)) {
+      // Nothing queued and a store that is done when it returns: no queue, no promise per step.
+      const sealed = entries.map(sealEntry);
+      try {
+        this.store[APPEND_NOW](this.runId, sealed, this.length);
+      } catch (error) {
+        // A conflict may be another engine's resolutions, which the queued path absorbs.
+        if (RulvarError.is(error) && error.code === 'journal.conflict') return this.exclusive(() => this.writeUnless(entries, never));
+        return Promise.reject(error);
+      }
+      this.indexAll(sealed);
+      return WRITTEN;
+    }
     return this.exclusive(() => this.writeUnless(entries, never));
   }
 
@@ -108,8 +122,7 @@ export class RunLog {
     }
     return appended.then(
       () => {
-        entries.forEach((entry, i) => this.index(entry, this.length + i));
-        this.length += entries.length;
+        this.indexAll(entries);
         return true;
       },
       async (error: unknown) => {
@@ -117,6 +130,11 @@ export class RunLog {
         return superseded() ? false : this.appendOnce(entries, superseded);
       },
     );
+  }
+
+  private indexAll(entries: readonly JournalEntry[]): void {
+    for (let i = 0; i < entries.length; i += 1) this.index(entries[i] as JournalEntry, this.length + i);
+    this.length += entries.length;
   }
 
   /** True when everything appended since our last write is another engine's resolutions, now indexed. */
@@ -192,6 +210,9 @@ export class RunLog {
 const MAX_POSITION = 1_000_000;
 
 const never = (): boolean => false;
+
+/** What a write done in place resolves to: one settled promise, shared. */
+const WRITTEN: Promise<unknown> = Promise.resolve(true);
 
 type Unversioned<E> = E extends JournalEntry ? Omit<E, 'v'> : never;
 

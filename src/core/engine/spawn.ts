@@ -11,6 +11,7 @@ import { ConfigError } from '../errors.js';
 import { mergePermissionConfigs, type MergedPermissionConfig } from '../permissions/merge.js';
 import type { PermissionConfig } from '../permissions/types.js';
 import { canonicalJson } from '../tools/canonical-json.js';
+import { sha256HexSync } from '../tools/sha256.js';
 import { routeModel, type ModelAdapter } from './model.js';
 import type { AgentOptions, AgentProfile, EngineOptions } from './types.js';
 
@@ -102,6 +103,17 @@ export async function completeSpawn(plan: SpawnPlan, run: { runId: string; workf
     toolsetHash: toolset.toolsetHash,
   };
   // Two digests, side by side: the content key must not depend on the run, the idempotency keys must.
-  const [hash, ofRun] = await Promise.all([sha256Hex(canonicalJson(identity)), sha256Hex(canonicalJson({ ...identity, runId: run.runId, ordinal }))]);
+  const [hash, ofRun] = await Promise.all([keyDigest(canonicalJson(identity)), keyDigest(canonicalJson({ ...identity, runId: run.runId, ordinal }))]);
   return { ...plan, toolset, key: `${hash}-${ordinal}`, approvalPrefix: `${hash.slice(0, 16)}-${ordinal}`, idempotencyPrefix: `rulvar-${ofRun.slice(0, 32)}` };
+}
+
+/** Texts at most this long are hashed in place; longer ones (a long prompt) go to WebCrypto. */
+const SYNC_DIGEST_MAX_CHARS = 2048;
+
+/**
+ * A spawn's keys are digests of a few hundred bytes, and the one that includes the run id is
+ * new on every run: WebCrypto would cost a thread hop each time, for the same hex.
+ */
+function keyDigest(text: string): string | Promise<string> {
+  return text.length <= SYNC_DIGEST_MAX_CHARS ? sha256HexSync(text) : sha256Hex(text);
 }

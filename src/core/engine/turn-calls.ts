@@ -49,9 +49,8 @@ export async function runTurnCalls(
       results.push(journaled.result);
       continue;
     }
-    // Stable across restarts and safe in a URL: the content hash's head, the ordinal, the position.
-    const approvalKey = `${spawn.approvalPrefix}-${turn}-${index}`;
-    let approval = log.approvals.get(approvalKey);
+    // Most runs never ask: no key to build and look up then.
+    let approval = log.approvals.size === 0 ? undefined : log.approvals.get(approvalKeyOf(spawn, turn, index));
     if (approval === undefined) {
       if (run.events.wants('tool:start')) run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
       const outcome = await dispatchTool(toolset, call, { permissions, signal, idempotencyKey: idempotencyKey(spawn, turn, index) });
@@ -59,6 +58,7 @@ export async function runTurnCalls(
         record(index, call, jsonResult(outcome.result), ownJson(outcome.audit), outcome.input);
         continue;
       }
+      const approvalKey = approvalKeyOf(spawn, turn, index);
       const input = jsonInput(outcome.input);
       if (input === NOT_JSON) {
         // Only a host's hook can make an input JSON cannot hold: the call is refused, not the run.
@@ -70,9 +70,9 @@ export async function runTurnCalls(
       await log.write(...unjournaled, approval);
       unjournaled = [];
       const { toolName, audit, deadlineAt } = approval;
-      run.events.emit('approval:pending', { key: approvalKey, runId, toolName, input, audit, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
+      run.events.emit('approval:pending', { key: approval.key, runId, toolName, input, audit, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
     }
-    const resolution = log.resolutions.get(approvalKey) ?? (await run.park(approval));
+    const resolution = log.resolutions.get(approval.key) ?? (await run.park(approval));
     const approved = { signal, idempotencyKey: idempotencyKey(spawn, turn, index) };
     record(index, call, jsonResult(await settle(toolset, call, approval, resolution, approved)), approval.audit, approval.input, resolution);
   }
@@ -85,6 +85,11 @@ function settle(toolset: Spawn['toolset'], call: ToolCallPart, approval: Approva
   if (resolution.decision === 'allow') return runApprovedCall(toolset, call, approval.input, options);
   const why = resolution.reason ?? (resolution.by === 'timeout' ? 'the approval timed out' : 'the approval was denied');
   return Promise.resolve({ callId: call.id, toolName: call.name, isError: true, output: `permission denied: ${why}`, reason: 'denied' });
+}
+
+/** Stable across restarts and safe in a URL: the content hash's head, the ordinal, the position. */
+function approvalKeyOf(spawn: Spawn, turn: number, index: number): string {
+  return `${spawn.approvalPrefix}-${turn}-${index}`;
 }
 
 /**
