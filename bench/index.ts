@@ -43,6 +43,7 @@ const guards = await benchGuards(quick ? { warmup: 1, iterations: 2 } : { warmup
 const calls = await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 15, iterations: 25 });
 const engine = await benchEngine(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 20 });
 const journal = await benchJournal(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 20 });
+await (await import('./bundle.bench.js')).benchBundle(); // sizes, not times: printed with its target, no timing Row
 // Imported late, as before this file collected rows: the hostile fixtures are only loaded once the rest has run.
 const hostile = await (await import('./validation.bench.js')).benchValidation(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 10 });
 process.stdout.write(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

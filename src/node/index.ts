@@ -6,4 +6,5 @@ export * from '../core/index.js';
 export { fileJournal } from './file-journal.js';
 
 /** Imports an MCP server's tools as a ToolSource: stdio, streamable-http or inprocess. */
-export const mcp: Mcp = createMcp({ stdio: createStdioTransport });
+// Pure: createMcp only closes over its argument, so a bundle that never calls mcp drops it.
+export const mcp: Mcp = /* @__PURE__ */ createMcp({ stdio: createStdioTransport });
