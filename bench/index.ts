@@ -41,6 +41,7 @@ process.stdout.write(`lib:   ${libraryOrigin}\n`);
 const sweep = await benchSweep(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 30 });
 const guards = await benchGuards(quick ? { warmup: 1, iterations: 2 } : { warmup: 1, iterations: 7 });
 const calls = await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 15, iterations: 25 });
+calls.push(...(await (await import('./resolve.bench.js')).benchResolve(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 15 }))); // issue 14's resolve and hash rows, reported beside the calls
 const engine = await benchEngine(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 20 });
 const journal = await benchJournal(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 20 });
 await (await import('./bundle.bench.js')).benchBundle(); // sizes, not times: printed with its target, no timing Row

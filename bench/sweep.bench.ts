@@ -4,7 +4,7 @@
  *   naive   a raw SDK Client calling client.listTools per page
  *   rulvar  mcp({ transport: 'inprocess' }).tools(), which also imports every wire tool as a
  *           frozen ToolDef (filters, prefix, name and duplicate checks; schemas are admitted
- *           later, when a toolset is resolved: see call.bench.ts)
+ *           later, when a toolset is resolved: see resolve.bench.ts)
  * plus "rulvar, allow 1": the same sweep behind an allow list of one tool, so every page is
  * fetched and counted but the per-tool import is skipped; the gap between the two rulvar rows
  * is the import, the gap to the floor the sweep.

@@ -32,30 +32,11 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort:
 }
 
 /**
- * A signal of our own that follows `parent` until `release()`: the SDK attaches listeners to
- * the signal of every request and never removes them, so a long-lived host signal handed
- * straight through would collect one per call (and cancel calls long finished).
- */
-export function followSignal(parent: AbortSignal): { signal: AbortSignal | undefined; release(): void } {
-  if (unabortable.has(parent)) return { signal: undefined, release: noop };
-  const local = new AbortController();
-  const forward = () => local.abort(parent.reason);
-  if (parent.aborted) forward();
-  else parent.addEventListener('abort', forward, { once: true });
-  return { signal: local.signal, release: () => parent.removeEventListener('abort', forward) };
-}
-
-const unabortable = new WeakSet<AbortSignal>();
-
-/**
- * A fresh signal for a call made without one. It never aborts, and is marked as such so the
- * wire layer attaches nothing to it (see followSignal); a tool that does attach listeners
+ * A fresh signal for a call made without one: it never aborts. A tool that attaches listeners
  * attaches them to its own call's signal, which goes away with the call.
  */
 export function signalThatNeverAborts(): AbortSignal {
-  const signal = new AbortController().signal;
-  unabortable.add(signal);
-  return signal;
+  return new AbortController().signal;
 }
 
 function noop(): void {}

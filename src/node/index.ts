@@ -5,6 +5,8 @@ import { createStdioTransport } from './stdio.js';
 export * from '../core/index.js';
 export { fileJournal } from './file-journal.js';
 
-/** Imports an MCP server's tools as a ToolSource: stdio, streamable-http or inprocess. */
-// Pure: createMcp only closes over its argument, so a bundle that never calls mcp drops it.
+/**
+ * Imports an MCP server's tools as a ToolSource: stdio, streamable-http or inprocess. Marked
+ * pure (createMcp only closes over its argument) so a bundle that never calls mcp drops it.
+ */
 export const mcp: Mcp = /* @__PURE__ */ createMcp({ stdio: createStdioTransport });

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { followSignal, raceSignal, settledWithin, signalThatNeverAborts, withDeadline } from '../../src/core/async.js';
+import { raceSignal, settledWithin, withDeadline } from '../../src/core/async.js';
 import { sha256Hex } from '../../src/core/bus/toolset-hash.js';
 import {
   ConfigError,
@@ -313,46 +313,6 @@ describe('async helpers', () => {
       } finally {
         process.off('unhandledRejection', unhandled);
       }
-    });
-  });
-
-  describe('followSignal', () => {
-    it('aborts with the parent’s reason when the parent aborts', () => {
-      const parent = new AbortController();
-      const { signal } = followSignal(parent.signal);
-      expect(signal?.aborted).toBe(false);
-      const reason = new Error('stop');
-      parent.abort(reason);
-      expect(signal?.aborted).toBe(true);
-      expect(signal?.reason).toBe(reason);
-      // No release() needed: the listener leaves with the one abort event a signal gets.
-      expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
-    });
-
-    it('starts aborted when the parent already is', () => {
-      const reason = new Error('already');
-      const { signal } = followSignal(AbortSignal.abort(reason));
-      expect(signal?.aborted).toBe(true);
-      expect(signal?.reason).toBe(reason);
-    });
-
-    it('stops following after release()', () => {
-      const parent = new AbortController();
-      const { signal, release } = followSignal(parent.signal);
-      expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
-      release();
-      expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
-      parent.abort();
-      expect(signal?.aborted).toBe(false);
-    });
-
-    it('hands back no signal for one that never aborts, and attaches nothing to it', () => {
-      const parent = signalThatNeverAborts();
-      expect(parent.aborted).toBe(false);
-      const followed = followSignal(parent);
-      expect(followed.signal).toBeUndefined();
-      expect(getEventListeners(parent, 'abort')).toHaveLength(0);
-      expect(() => followed.release()).not.toThrow();
     });
   });
 

@@ -6,14 +6,15 @@
  * result and the audit, or `ask` when the chain wants a human.
  */
 import { signalThatNeverAborts } from '../async.js';
-import { evaluatePermission } from '../permissions/chain.js';
-import type { PermissionAudit, PermissionConfig } from '../permissions/types.js';
+import { CALLER_SIGNAL } from '../mcp/call.js';
+import { judgePermission } from '../permissions/chain.js';
+import type { PermissionAudit, PermissionConfig, ToolCallInfo } from '../permissions/types.js';
 import { admitTool } from '../schema/admitted-tools.js';
 import { describeIssues } from '../schema/validate.js';
 import { quoteName } from '../tools/names.js';
 import type { ResolvedToolset } from './resolve.js';
 import { toToolResult } from '../tools/tool-error.js';
-import type { ToolDef, ToolErrorReason, ToolResult } from '../tools/types.js';
+import type { ToolContext, ToolDef, ToolErrorReason, ToolResult } from '../tools/types.js';
 
 export interface ToolCall {
   readonly id: string;
@@ -35,7 +36,10 @@ export type DispatchOutcome =
   | { readonly status: 'done'; readonly result: ToolResult; readonly audit: PermissionAudit; readonly input: unknown }
   | { readonly status: 'ask'; readonly audit: PermissionAudit; readonly input: unknown };
 
-export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+/** The options of a call given none: a constant, not an object made per call. */
+const NO_OPTIONS: DispatchOptions = Object.freeze({});
+
+export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, options: DispatchOptions = NO_OPTIONS): Promise<DispatchOutcome> {
   if (typeof call?.name !== 'string' || typeof call.id !== 'string') {
     // What a model produced is not trusted to be well-formed, down to the call itself.
     const safe = { id: typeof call?.id === 'string' ? call.id : '', name: typeof call?.name === 'string' ? call.name : '', input: call?.input };
@@ -52,15 +56,7 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
     return refused(call, 'invalid_input', describeIssues(`the arguments for ${tool.name} are invalid`, checked.issues));
   }
 
-  const evaluation = await evaluatePermission(options.permissions ?? [], {
-    callId: call.id,
-    toolName: tool.name,
-    input: call.input,
-    needsApproval: tool.needsApproval,
-    ...(tool.risk === undefined ? {} : { risk: tool.risk }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  const { input, ...audit } = evaluation;
+  const { audit, input } = await judgePermission(options.permissions, callInfo(call, tool, options.signal));
   if (audit.verdict === 'ask') return { status: 'ask', audit, input };
   if (audit.verdict === 'deny') {
     const reason = audit.reason ?? `denied by the ${audit.layer} layer`;
@@ -91,15 +87,58 @@ export async function runApprovedCall(toolset: ResolvedToolset, call: ToolCall, 
   return checkOutput(tool, result, admitTool(tool, 'dispatchTool').output);
 }
 
-async function execute(tool: ToolDef, call: ToolCall, input: unknown, options: ApprovedCallOptions): Promise<ToolResult> {
-  const signal = options.signal ?? signalThatNeverAborts();
-  const { idempotencyKey } = options;
+/** What the chain sees of a call; `risk` and `signal` only when there are some. */
+function callInfo(call: ToolCall, tool: ToolDef, signal: AbortSignal | undefined): ToolCallInfo {
+  const info: { -readonly [K in keyof ToolCallInfo]: ToolCallInfo[K] } = { callId: call.id, toolName: tool.name, input: call.input, needsApproval: tool.needsApproval };
+  if (tool.risk !== undefined) info.risk = tool.risk;
+  if (signal !== undefined) info.signal = signal;
+  return info;
+}
+
+/** Never rejects: a throw or a rejection is the result. Not async, as it runs on every call. */
+function execute(tool: ToolDef, call: ToolCall, input: unknown, options: ApprovedCallOptions): Promise<ToolResult> {
+  const failed = (thrown: unknown) => toToolResult(call.id, tool.name, { thrown });
+  let running: Promise<unknown>;
   try {
-    const ctx = idempotencyKey === undefined ? { callId: call.id, toolName: tool.name, signal } : { callId: call.id, toolName: tool.name, signal, idempotencyKey };
-    const value = await tool.execute(input, ctx);
-    return toToolResult(call.id, tool.name, { value });
+    running = Promise.resolve(tool.execute(input, new CallContext(call.id, tool.name, options.signal, options.idempotencyKey)));
   } catch (thrown) {
-    return toToolResult(call.id, tool.name, { thrown });
+    return Promise.resolve(failed(thrown));
+  }
+  return running.then((value) => {
+    try {
+      return toToolResult(call.id, tool.name, { value });
+    } catch (thrown) {
+      // A value that throws when read (a host's proxy) is the tool failing, not dispatchTool.
+      return failed(thrown);
+    }
+  }, failed);
+}
+
+/**
+ * What `execute` is handed. Without a caller signal, `signal` is made on first read: Node
+ * spends more on one AbortSignal (about 10 µs, and garbage that is slow to collect) than on
+ * the rest of an in-process MCP call, and most tools never look. The MCP call path reads
+ * CALLER_SIGNAL instead, which says "none" without making one. Each call still gets a signal
+ * of its own, so a listener a tool leaves on it goes away with the call.
+ */
+class CallContext implements ToolContext {
+  declare readonly idempotencyKey?: string;
+  readonly [CALLER_SIGNAL]: AbortSignal | undefined;
+  private ownSignal: AbortSignal | undefined;
+
+  constructor(
+    readonly callId: string,
+    readonly toolName: string,
+    callerSignal: AbortSignal | undefined,
+    idempotencyKey: string | undefined,
+  ) {
+    this[CALLER_SIGNAL] = callerSignal;
+    // Absent rather than undefined, as a tool inspecting its context saw it before.
+    if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey;
+  }
+
+  get signal(): AbortSignal {
+    return this[CALLER_SIGNAL] ?? (this.ownSignal ??= signalThatNeverAborts());
   }
 }
 
@@ -122,6 +161,15 @@ function refused(call: ToolCall, reason: ToolErrorReason, message: string): Disp
 }
 
 function hasCallbacks(permissions: DispatchOptions['permissions']): boolean {
-  const configs = permissions === undefined ? [] : Array.isArray(permissions) ? permissions : [permissions];
-  return configs.some((config: PermissionConfig | undefined) => (config?.hooks?.length ?? 0) > 0 || config?.canUseTool !== undefined);
+  if (permissions === undefined) return false;
+  if (!isConfigList(permissions)) return configHasCallbacks(permissions);
+  return permissions.some(configHasCallbacks);
+}
+
+function isConfigList(permissions: NonNullable<DispatchOptions['permissions']>): permissions is readonly PermissionConfig[] {
+  return Array.isArray(permissions);
+}
+
+function configHasCallbacks(config: PermissionConfig | undefined): boolean {
+  return (config?.hooks?.length ?? 0) > 0 || config?.canUseTool !== undefined;
 }

@@ -6,9 +6,9 @@
  * its identity hashes. A later list_changed on a source never reaches a resolved toolset.
  */
 import { ConfigError, RulvarError, SourceError, describeCause } from '../errors.js';
-import { admitTool } from '../schema/admitted-tools.js';
+import { admitToolFresh } from '../schema/admitted-tools.js';
 import { assertToolName, quoteName } from '../tools/names.js';
-import { authorityHash, toolsetHash } from './toolset-hash.js';
+import { authorityHash, toolsetHashWithForms, type SchemaForms } from './toolset-hash.js';
 import type { ToolDef, ToolSource, ToolSourceSession } from '../tools/types.js';
 
 export type ToolsOption = ReadonlyArray<ToolDef | ToolSource | string>;
@@ -38,6 +38,9 @@ export async function resolveToolset(tools: ToolsOption, options: ResolveOptions
     ),
   );
   const byName = new Map<string, { tool: ToolDef; origin: string }>();
+  // Admission's canonical-order copies of each tool's schemas, made just now: the hash below
+  // runs in the same synchronous stretch, so each copy holds what its schema holds.
+  const forms: (SchemaForms | undefined)[] = [];
   for (const { origin, tools: list } of expanded) {
     for (const tool of list) {
       if (!isToolDef(tool)) throw new ConfigError('config.invalid_value', `${origin} produced something that is not a ToolDef`);
@@ -50,12 +53,12 @@ export async function resolveToolset(tools: ToolsOption, options: ResolveOptions
             'give one of the sources a prefix, or deny the tool on one side',
         );
       }
-      admitTool(tool, origin);
+      forms.push(admitToolFresh(tool, origin).forms);
       byName.set(tool.name, { tool, origin });
     }
   }
   const list = Object.freeze([...byName.values()].map(({ tool }) => tool));
-  const [contract, authority] = await Promise.all([toolsetHash(list), authorityHash(list)]);
+  const [contract, authority] = await Promise.all([toolsetHashWithForms(list, forms), authorityHash(list)]);
   return Object.freeze({
     tools: list,
     toolsetHash: contract,

@@ -5,9 +5,23 @@
  */
 import { toolError } from '../tools/tool-error.js';
 import type { ToolContext } from '../tools/types.js';
+import type { LenientCallToolResult } from './call-result-schema.js';
 import { mapCallResult } from './results.js';
 import type { McpSession } from './session.js';
 import { classifyWireError, isConnectionLost } from './wire-errors.js';
+
+/**
+ * Where a context made by dispatchTool keeps the signal its caller gave (undefined: none), so
+ * this path can tell "no signal" without reading `ctx.signal`, which would make one (see
+ * CallContext in bus/dispatch.ts). A registered symbol: one copy of this package reads what
+ * another wrote. Any other context is read through `ctx.signal`.
+ */
+export const CALLER_SIGNAL: unique symbol = Symbol.for('rulvar.callerSignal');
+
+/** The caller's signal, or undefined when the call cannot be aborted. */
+export function callerSignal(ctx: ToolContext): AbortSignal | undefined {
+  return CALLER_SIGNAL in ctx ? (ctx as { readonly [CALLER_SIGNAL]?: AbortSignal })[CALLER_SIGNAL] : ctx.signal;
+}
 
 /** What a ToolDef knows about the wire tool behind it. */
 export interface CallTarget {
@@ -16,34 +30,50 @@ export interface CallTarget {
   readonly hasOutputSchema: boolean;
 }
 
-export async function callOnSession(
+export function callOnSession(
   session: McpSession,
   sourceId: string,
   target: CallTarget,
   args: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<unknown> {
+  const signal = callerSignal(ctx);
+  // Not an async function: this runs on every call, and its frame would be kept per call.
+  const fail = (error: unknown) => failed(session, sourceId, target, signal, error);
+  let pending: Promise<LenientCallToolResult>;
   try {
-    return mapCallResult(await session.callTool(target.name, args, ctx.signal, ctx.idempotencyKey), target.hasOutputSchema);
+    pending = session.callTool(target.name, args, signal, ctx.idempotencyKey);
   } catch (error) {
-    // The host gave up on the call; the connection itself is fine.
-    if (ctx.signal.aborted) return cancelled(target.name, ctx.signal);
-    const failure = classifyWireError(error);
-    if (isConnectionLost(failure)) session.markLost();
-    switch (failure.kind) {
-      case 'timeout':
-        return toolError('timeout', `${target.name} timed out: ${failure.message}`);
-      case 'server':
-        return toolError('server_error', `${target.name} failed with JSON-RPC error ${failure.code}: ${failure.message}`);
-      case 'protocol':
-        return toolError('server_error', `${target.name}: ${failure.message}`);
-      case 'hook':
-        return toolError('unavailable', `${sourceId}: ${failure.message}`);
-      case 'rejected':
-        return toolError('unavailable', `${sourceId}: the request failed: ${failure.message}`);
-      case 'lost':
-        return toolError('unavailable', `${sourceId} is unavailable: ${session.explain(error)}`);
+    return Promise.resolve(fail(error));
+  }
+  return pending.then((result) => {
+    try {
+      return mapCallResult(result, target.hasOutputSchema);
+    } catch (error) {
+      // An in-process server's value can throw when read (a getter, a proxy): still a result.
+      return fail(error);
     }
+  }, fail);
+}
+
+function failed(session: McpSession, sourceId: string, target: CallTarget, signal: AbortSignal | undefined, error: unknown): unknown {
+  // The host gave up on the call; the connection itself is fine.
+  if (signal?.aborted === true) return cancelled(target.name, signal);
+  const failure = classifyWireError(error);
+  if (isConnectionLost(failure)) session.markLost();
+  switch (failure.kind) {
+    case 'timeout':
+      return toolError('timeout', `${target.name} timed out: ${failure.message}`);
+    case 'server':
+      return toolError('server_error', `${target.name} failed with JSON-RPC error ${failure.code}: ${failure.message}`);
+    case 'protocol':
+      return toolError('server_error', `${target.name}: ${failure.message}`);
+    case 'hook':
+      return toolError('unavailable', `${sourceId}: ${failure.message}`);
+    case 'rejected':
+      return toolError('unavailable', `${sourceId}: the request failed: ${failure.message}`);
+    case 'lost':
+      return toolError('unavailable', `${sourceId} is unavailable: ${session.explain(error)}`);
   }
 }
 

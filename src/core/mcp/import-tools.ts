@@ -53,7 +53,7 @@ function toToolDef(wire: Tool, name: string, config: McpCommonConfig, callTool: 
     description: wire.description ?? wire.title ?? '',
     // Shared, not copied or frozen: an in-process server hands over its own objects, which
     // are not ours to freeze, and copying 10,000 schemas per sweep would double its cost.
-    // Schemas are admitted (and their validators compiled) when a toolset is resolved.
+    // Schemas are admitted when a toolset is resolved (validators compile on first use).
     parameters: wire.inputSchema as JsonSchema,
     ...(wire.outputSchema === undefined ? {} : { outputSchema: wire.outputSchema as JsonSchema }),
     needsApproval: needsApproval(config.approval, original),

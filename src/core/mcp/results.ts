@@ -9,16 +9,22 @@ import { toolError } from '../tools/tool-error.js';
 import type { ContentPart } from '../tools/types.js';
 import type { ContentBlock as Block, LenientCallToolResult } from './call-result-schema.js';
 
+const NO_BLOCKS: readonly Block[] = Object.freeze([]);
+
 export function mapCallResult(result: LenientCallToolResult, hasOutputSchema: boolean): unknown {
+  const content = result.content ?? NO_BLOCKS;
   if (result.isError === true) {
-    return toolError('server_error', errorText(result.content));
+    return toolError('server_error', errorText(content));
   }
-  if (result.structuredContent !== undefined) return result.structuredContent;
+  // A copy of the top level, as a parse would have made: an in-process server hands over its
+  // own object, which must not change under the history after the call (nor be changed by
+  // whoever holds the result). Spread defines keys as own data, so `__proto__` stays a key.
+  if (result.structuredContent !== undefined) return { ...result.structuredContent };
   if (hasOutputSchema) {
     // The tool promised structured output and sent none: nothing to validate, so nothing valid.
     return toolError('invalid_output', 'the tool declares an outputSchema but returned no structuredContent');
   }
-  return mapContent(result.content);
+  return mapContent(content);
 }
 
 /** Text-only content becomes one string (blocks concatenated as they are); else parts. */

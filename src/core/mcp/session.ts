@@ -6,7 +6,6 @@
  */
 import { ListToolsResultSchema, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LenientCallToolResultSchema, type LenientCallToolResult } from './call-result-schema.js';
-import { followSignal } from '../async.js';
 import { describeCause } from '../errors.js';
 import { IDEMPOTENCY_META_KEY } from '../tools/idempotency.js';
 import type { McpConfig } from './config-types.js';
@@ -133,20 +132,11 @@ export class McpSession {
     return shared;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, idempotencyKey?: string): Promise<LenientCallToolResult> {
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal | undefined, idempotencyKey?: string): Promise<LenientCallToolResult> {
     const timeout = this.config.timeouts?.callMs;
-    const follower = followSignal(signal);
     const params = idempotencyKey === undefined ? { name, arguments: args } : { name, arguments: args, _meta: { [IDEMPOTENCY_META_KEY]: idempotencyKey } };
-    try {
-      const options = follower.signal === undefined ? {} : { signal: follower.signal };
-      return await this.client.call(
-        { method: 'tools/call', params },
-        LenientCallToolResultSchema,
-        timeout === undefined ? options : { ...options, timeout },
-      );
-    } finally {
-      follower.release();
-    }
+    // The signal goes to `call`, never into the SDK's options: see WireClient.call.
+    return this.client.call({ method: 'tools/call', params }, LenientCallToolResultSchema, timeout === undefined ? undefined : { timeout }, signal);
   }
 
   /** Marks the connection gone (a request failed at the transport) and releases it. */

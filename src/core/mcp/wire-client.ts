@@ -17,6 +17,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
   InitializeResultSchema,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -52,6 +53,10 @@ export class HandshakeTimeout extends Error {
 interface Outgoing {
   id?: string | number;
   error?: { readonly code: number; readonly message: string };
+  /** A response (result or error) to it arrived: too late to abandon it. */
+  answered?: boolean;
+  /** Its caller gave up on it (see `abandon`). */
+  abandoned?: boolean;
 }
 
 export class WireClient extends Protocol<ClientRequest, ClientNotification, ClientResult> {
@@ -75,12 +80,15 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
     // Protocol.connect calls the handler found here before its own, so the note is taken
     // before the SDK settles the request.
     transport.onmessage = (message) => {
-      if (!('error' in message) || !('id' in message) || message.id === undefined) return;
+      if (!('result' in message || 'error' in message) || !('id' in message) || message.id === undefined) return;
       // The SDK settles a response by Number(id) (a string "1", even null, finds request 1
       // and request 0): look it up the same way, or the two would disagree on who answered.
       const entry = this.outgoing.get(Number(message.id));
+      if (entry === undefined || entry.abandoned === true) return;
+      entry.answered = true;
+      if (!('error' in message)) return;
       const error = message.error as { code?: unknown; message?: unknown } | null;
-      if (entry !== undefined && typeof error?.code === 'number') entry.error = { code: error.code, message: String(error.message) };
+      if (typeof error?.code === 'number') entry.error = { code: error.code, message: String(error.message) };
     };
     await super.connect(transport);
   }
@@ -88,8 +96,15 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
   /**
    * `request`, except that a JSON-RPC error from the server rejects with ServerErrorResponse;
    * every other rejection (local timeout, closed transport, invalid result) is the SDK's own.
+   *
+   * `cancel` aborts the request as the SDK's `options.signal` would (it rejects at once, the
+   * SDK forgets it, the server is sent notifications/cancelled), without what that costs per
+   * call: the SDK needs a signal of its own per request (it never removes its listener), and
+   * Node spends more making one AbortSignal than on an in-process round trip. Here the only
+   * per-call cost is one listener on `cancel`, removed when the request settles.
    */
-  async call<S extends AnySchema>(request: ClientRequest, resultSchema: S, options?: RequestOptions): Promise<SchemaOutput<S>> {
+  call<S extends AnySchema>(request: ClientRequest, resultSchema: S, options?: RequestOptions, cancel?: AbortSignal): Promise<SchemaOutput<S>> {
+    if (cancel?.aborted === true) return Promise.reject(cancel.reason);
     const entry: Outgoing = {};
     this.sending = entry;
     let pending: Promise<SchemaOutput<S>>;
@@ -98,14 +113,41 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
     } finally {
       this.sending = undefined;
     }
-    try {
-      return await pending;
-    } catch (error) {
-      if (entry.error !== undefined) throw new ServerErrorResponse(entry.error.code, entry.error.message);
-      throw error;
-    } finally {
+    const abandon = cancel === undefined ? undefined : () => this.abandon(entry, cancel.reason);
+    if (abandon !== undefined) cancel?.addEventListener('abort', abandon, { once: true });
+    // Not an async function: this runs on every call, and an async frame is kept per call.
+    const settle = () => {
+      if (abandon !== undefined) cancel?.removeEventListener('abort', abandon);
       if (entry.id !== undefined) this.outgoing.delete(entry.id);
-    }
+    };
+    return pending.then(
+      (result) => {
+        settle();
+        return result;
+      },
+      (error: unknown) => {
+        settle();
+        throw entry.error === undefined ? error : new ServerErrorResponse(entry.error.code, entry.error.message);
+      },
+    );
+  }
+
+  /**
+   * Gives up on a request still waiting for its answer. The SDK has no public way to cancel
+   * one without the signal it was made with, so it is handed what settles any request: a
+   * response for its id, through the transport's message handler the SDK installed. That
+   * rejects it with the McpError (-32001, the reason) the SDK's own cancel would, and drops
+   * its handler and its timer; then the server is told, as the SDK would tell it.
+   */
+  private abandon(entry: Outgoing, reason: unknown): void {
+    const requestId = entry.id;
+    if (requestId === undefined || entry.answered === true || entry.abandoned === true) return;
+    entry.abandoned = true;
+    const message = String(reason);
+    this.transport?.onmessage?.({ jsonrpc: '2.0', id: requestId, error: { code: ErrorCode.RequestTimeout, message } });
+    this.notification({ method: 'notifications/cancelled', params: { requestId, reason: message } }).catch((error: unknown) =>
+      this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`)),
+    );
   }
 
   /**

@@ -16,19 +16,9 @@
  * signal aborts while a callback is pending: the chain stops waiting and denies.
  */
 import { quoteName } from '../tools/names.js';
-import { scanDomains } from './domains.js';
-import { mergePermissionConfigs } from './merge.js';
-import { presetOfRule } from './presets.js';
-import { describeRule, findMatchingRule } from './rules.js';
-import type {
-  PermissionConfig,
-  PermissionDecision,
-  PermissionEvaluation,
-  PermissionLayer,
-  PermissionRule,
-  ToolCallInfo,
-  Verdict,
-} from './types.js';
+import { mergeConfigList, type MergedPermissionConfig } from './merge.js';
+import { byDefault, byRules, finish, type Judgement } from './judgement.js';
+import type { PermissionConfig, PermissionDecision, PermissionEvaluation, ToolCallInfo, Verdict } from './types.js';
 
 type Outcome =
   | { readonly kind: 'continue'; readonly input: unknown }
@@ -104,68 +94,66 @@ export async function evaluatePermission(
   config: PermissionConfig | ReadonlyArray<PermissionConfig | undefined> | undefined,
   call: ToolCallInfo,
 ): Promise<PermissionEvaluation> {
-  const policy = mergePermissionConfigs(...(isConfigList(config) ? config : [config]));
-  const tool = quoteName(call.toolName);
+  const { audit, input } = await judgePermission(config, call);
+  return Object.freeze({ ...audit, input });
+}
+
+/**
+ * evaluatePermission with the audit and the input apart, as dispatchTool hands them on: the
+ * audit is a fresh object of its own (not frozen, as dispatchTool always returned it), so
+ * nothing has to be copied out of a frozen evaluation on every call. Without hooks and
+ * canUseTool nothing can wait, so the verdict is reached right here, with no async frame or
+ * closures made per call: this runs on every dispatched call.
+ */
+const NOTHING_TO_MERGE = mergeConfigList([]);
+
+export function judgePermission(
+  config: PermissionConfig | ReadonlyArray<PermissionConfig | undefined> | undefined,
+  call: ToolCallInfo,
+): Promise<Judgement> {
+  let policy: MergedPermissionConfig;
+  try {
+    policy = config === undefined ? NOTHING_TO_MERGE : mergeConfigList(isConfigList(config) ? config : [config]);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (policy.hooks.length > 0 || policy.canUseTool !== undefined) return judgeWithCallbacks(policy, call);
+  return Promise.resolve(byRules(policy, call, call.input) ?? byDefault(policy, call, call.input));
+}
+
+async function judgeWithCallbacks(policy: MergedPermissionConfig, call: ToolCallInfo): Promise<Judgement> {
   let input = call.input;
   // Each callback gets a fresh frozen view, so one cannot swap the input another one sees.
   const view = (): ToolCallInfo => Object.freeze({ ...call, input });
-
-  const finish = (
-    verdict: Verdict,
-    layer: PermissionLayer,
-    reason: string,
-    rule?: PermissionRule,
-  ): PermissionEvaluation => {
-    const scan = scanDomains(policy.domains, call.toolName, input);
-    const preset = rule === undefined ? undefined : presetOfRule(rule);
-    return Object.freeze({
-      verdict,
-      layer,
-      ...(rule === undefined ? {} : { rule }),
-      ...(preset === undefined ? {} : { preset }),
-      advisory: Object.freeze([...scan.matched]),
-      ...(scan.complete ? {} : { advisoryIncomplete: true as const }),
-      reason,
-      input,
-    });
-  };
   const decided = (verdict: Verdict, by: string): string =>
     verdict === 'allow'
-      ? `${by} allowed tool ${tool}`
+      ? `${by} allowed tool ${quoteName(call.toolName)}`
       : verdict === 'deny'
-        ? `${by} denied tool ${tool}`
-        : `${by} asks approval for tool ${tool}`;
+        ? `${by} denied tool ${quoteName(call.toolName)}`
+        : `${by} asks approval for tool ${quoteName(call.toolName)}`;
 
   for (const [index, hook] of policy.hooks.entries()) {
     const label = `permission hook #${index + 1}`;
     const outcome = await consult(label, () => hook(view()), input, call.signal);
-    if (outcome.kind === 'fail') return finish('deny', 'hook', outcome.reason);
+    if (outcome.kind === 'fail') return finish(policy, call, input, 'deny', 'hook', outcome.reason);
     input = outcome.input;
     if (outcome.kind === 'decide') {
-      return finish(outcome.verdict, 'hook', outcome.reason ?? decided(outcome.verdict, label));
+      return finish(policy, call, input, outcome.verdict, 'hook', outcome.reason ?? decided(outcome.verdict, label));
     }
   }
 
-  const denyRule = findMatchingRule(policy.deny, call);
-  if (denyRule !== undefined) {
-    return finish('deny', 'deny-rule', `tool ${tool} is denied by policy (${describeRule(denyRule)})`, denyRule);
-  }
-  const askRule = findMatchingRule(policy.ask, call);
-  if (askRule !== undefined) {
-    return finish('ask', 'ask-rule', `tool ${tool} needs approval (${describeRule(askRule)})`, askRule);
-  }
+  const ruled = byRules(policy, call, input);
+  if (ruled !== undefined) return ruled;
 
   const { canUseTool } = policy;
   if (canUseTool !== undefined) {
     const outcome = await consult('canUseTool', () => canUseTool(call.toolName, input, view()), input, call.signal);
-    if (outcome.kind === 'fail') return finish('deny', 'canUseTool', outcome.reason);
+    if (outcome.kind === 'fail') return finish(policy, call, input, 'deny', 'canUseTool', outcome.reason);
     input = outcome.input;
     if (outcome.kind === 'decide') {
-      return finish(outcome.verdict, 'canUseTool', outcome.reason ?? decided(outcome.verdict, 'canUseTool'));
+      return finish(policy, call, input, outcome.verdict, 'canUseTool', outcome.reason ?? decided(outcome.verdict, 'canUseTool'));
     }
   }
-
-  return call.needsApproval
-    ? finish('ask', 'default', `tool ${tool} is marked as needing approval`)
-    : finish('allow', 'default', `no permission layer objected to tool ${tool}`);
+  return byDefault(policy, call, input);
 }
+

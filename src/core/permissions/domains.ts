@@ -103,12 +103,16 @@ function httpHost(candidate: string): string | undefined {
   }
 }
 
+const NOTHING_TO_SCAN: DomainScan = Object.freeze({ matched: Object.freeze([]), complete: true });
+
 export function scanDomains(
   rules: readonly DomainRule[],
   toolName: string,
   input: unknown,
   budget: DomainScanBudget = DEFAULT_DOMAIN_SCAN_BUDGET,
 ): DomainScan {
+  // Most configs have no domain rules: nothing to walk, and nothing worth allocating per call.
+  if (rules.length === 0) return NOTHING_TO_SCAN;
   // The same rule object listed twice (merged configs sharing it) is one rule.
   const live = [...new Set(rules)]
     .filter((rule) => namesInclude(rule.tool, toolName))

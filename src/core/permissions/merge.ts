@@ -20,7 +20,7 @@
  * - approvalDeadlineMs, approvalTimeoutDecision: the last config that sets one wins; the
  *   more specific scope knows its approvers' timing.
  */
-import { compilePermissionPreset } from './presets.js';
+import { compilePermissionPreset, compiledPreset } from './presets.js';
 import type { CanUseTool, DomainRule, PermissionConfig, PermissionHook, PermissionRule } from './types.js';
 import { validatePermissionConfig } from './validate.js';
 
@@ -36,6 +36,15 @@ export interface MergedPermissionConfig extends PermissionConfig {
 export function mergePermissionConfigs(
   ...configs: ReadonlyArray<PermissionConfig | undefined>
 ): MergedPermissionConfig {
+  return mergeConfigList(configs);
+}
+
+/** mergePermissionConfigs over a list the caller already holds (the chain, on every call). */
+export function mergeConfigList(configs: ReadonlyArray<PermissionConfig | undefined>): MergedPermissionConfig {
+  // dispatchTool without permissions merges nothing on every call: one frozen answer for it.
+  if (!configs.some(isDefined)) return NOTHING_MERGED;
+  // One config (a call's own, or a profile's alone) is the usual case, on every call.
+  if (configs.length === 1 && configs[0] !== undefined) return mergeOne(configs[0]);
   const hooks: PermissionHook[] = [];
   const deny: PermissionRule[] = [];
   const ask: PermissionRule[] = [];
@@ -75,9 +84,47 @@ export function mergePermissionConfigs(
 }
 
 /**
+ * The same as the general merge of a one-config list, without its intermediate arrays: the
+ * preset's frozen lists are used as they are when the config adds no rules of its own.
+ */
+function mergeOne(config: PermissionConfig): MergedPermissionConfig {
+  validatePermissionConfig(config, 'permissions');
+  const compiled = config.preset === undefined ? undefined : compiledPreset(config.preset);
+  const { canUseTool, approvalDeadlineMs, approvalTimeoutDecision } = config;
+  return Object.freeze({
+    hooks: frozenList(config.hooks, undefined),
+    deny: frozenList(config.deny, compiled?.deny),
+    ask: frozenList(config.ask, compiled?.ask),
+    domains: frozenList(config.domains, undefined),
+    ...(canUseTool === undefined ? {} : { canUseTool }),
+    ...(approvalDeadlineMs === undefined ? {} : { approvalDeadlineMs }),
+    ...(approvalTimeoutDecision === undefined ? {} : { approvalTimeoutDecision }),
+  });
+}
+
+/** `own` then `fromPreset`, frozen; a copy only when the config has entries of its own. */
+function frozenList<T>(own: readonly T[] | undefined, fromPreset: readonly T[] | undefined): readonly T[] {
+  if (own === undefined || own.length === 0) return fromPreset ?? NO_ENTRIES;
+  return Object.freeze(fromPreset === undefined ? [...own] : [...own, ...fromPreset]);
+}
+
+const NO_ENTRIES: readonly never[] = Object.freeze([]);
+
+function isDefined(config: PermissionConfig | undefined): boolean {
+  return config !== undefined;
+}
+
+const NOTHING_MERGED: MergedPermissionConfig = Object.freeze({
+  hooks: Object.freeze([]),
+  deny: Object.freeze([]),
+  ask: Object.freeze([]),
+  domains: Object.freeze([]),
+});
+
+/**
  * The same preset twice (engine and profile both `strict`) yields the same frozen rule
  * objects; listing them once keeps audits and merged configs tidy.
  */
 function unique(rules: readonly PermissionRule[]): PermissionRule[] {
-  return [...new Set(rules)];
+  return rules.length === 0 ? [] : [...new Set(rules)];
 }

@@ -29,7 +29,7 @@ const TABLE: ReadonlyArray<readonly [RiskClass, Row]> = [
   ['undeclared', { strict: 'ask', standard: 'ask', open: 'allow' }],
 ];
 
-interface Compiled {
+export interface Compiled {
   readonly deny: readonly PermissionRule[];
   readonly ask: readonly PermissionRule[];
 }
@@ -69,6 +69,12 @@ export function compilePermissionPreset(preset: PermissionPreset): {
   deny: PermissionRule[];
   ask: PermissionRule[];
 } {
+  const compiled = compiledPreset(preset);
+  return { deny: [...compiled.deny], ask: [...compiled.ask] };
+}
+
+/** The preset's own frozen lists, shared: for merging, which only reads them. */
+export function compiledPreset(preset: PermissionPreset): Compiled {
   if (!isPermissionPreset(preset)) {
     const got: unknown = preset;
     throw new ConfigError(
@@ -77,8 +83,7 @@ export function compilePermissionPreset(preset: PermissionPreset): {
         `(got ${typeof got === 'string' ? JSON.stringify(got.slice(0, 40)) : typeof got})`,
     );
   }
-  const compiled = COMPILED[preset];
-  return { deny: [...compiled.deny], ask: [...compiled.ask] };
+  return COMPILED[preset];
 }
 
 export function isPermissionPreset(value: unknown): value is PermissionPreset {

@@ -14,6 +14,11 @@
  * Every measurement runs on loops or after the depth check, so a schema nested 100,000 deep
  * is refused, never a RangeError. The admitted object is never touched: everything after the
  * checks works on a private copy, so what was checked is what validates.
+ *
+ * Every refusal is raised here. Compiling a schema into its validator can refuse only a
+ * pattern, so a schema with a `pattern` or `patternProperties` anywhere is compiled here too;
+ * any other is compiled on its first validation, from the private copy: a toolset of 10,000
+ * tools is resolved at every spawn, and a model calls a few of them.
  */
 import { ConfigError } from '../errors.js';
 import { findMultiplyingRecursion, findUnboundedValidation } from './cycles.js';
@@ -25,9 +30,10 @@ import {
   MAX_SCHEMA_VALUES,
 } from './limits.js';
 import { compilePattern, type LinearPattern } from './pattern/index.js';
-import type { CompiledSchema } from './validate.js';
+import type { CompiledSchema, ValidationOutcome } from './validate.js';
 import { compileSchema } from './validator/compile.js';
-import { dialectOf, resolveReferences, UnresolvableReference } from './validator/references.js';
+import { dialectOf, resolveReferences, UnresolvableReference, type Dialect } from './validator/references.js';
+import { sortedSchemaCopy } from './sorted-copy.js';
 import { compiledValidator } from './validator/validator.js';
 import { isSchemaObject, measure, schemaPositions, type Position, type SchemaObject } from './walk.js';
 
@@ -37,10 +43,52 @@ type Refuse = (pointer: string, why: string) => ConfigError;
 
 /** `where` names the schema for messages, e.g. `mcp:inprocess: tool "search" parameters`. */
 export function admitSchema(schema: unknown, where: string): CompiledSchema {
+  return admitSchemaForm(schema, () => where).validator;
+}
+
+export interface AdmittedSchema {
+  readonly validator: CompiledSchema;
+  /**
+   * The private copy with its members in RFC 8785 order, when the schema took the one-walk
+   * path (sorted-copy.ts): JSON.stringify writes it as canonical JSON. Never mutated.
+   */
+  readonly form: SchemaObject | undefined;
+}
+
+/** As admitSchema; `where` is only called to word a refusal, so naming costs nothing otherwise. */
+export function admitSchemaForm(schema: unknown, where: () => string): AdmittedSchema {
+  const form = sortedSchemaCopy(schema);
+  if (form !== undefined) {
+    // No pattern and no reference (sorted-copy.ts): compiling it can refuse nothing.
+    const compile = () => compileAdmitted(schemaPositions(form), new Map(), dialectOf(form), () => {
+      throw new Error('internal: a schema without patterns asked to compile one');
+    });
+    return { validator: new LazyValidator(compile), form };
+  }
   const refuse: Refuse = (pointer, why) => {
     const at = pointer === '' ? '(root)' : pointer.length > 200 ? `${pointer.slice(0, 199)}…` : pointer;
-    return new ConfigError('schema.unsupported', `${where} at ${at}: ${why}`);
+    return new ConfigError('schema.unsupported', `${where()} at ${at}: ${why}`);
   };
+  return { validator: admitFully(schema, refuse), form: undefined };
+}
+
+/**
+ * A pattern-free schema's validator, compiled on its first validation and kept. Until then
+ * `compile` holds the private copy (and its resolved references) only.
+ */
+class LazyValidator implements CompiledSchema {
+  private compiled: CompiledSchema | undefined;
+
+  constructor(private readonly compile: () => CompiledSchema) {}
+
+  validate(value: unknown): ValidationOutcome {
+    this.compiled ??= this.compile();
+    return this.compiled.validate(value);
+  }
+}
+
+/** Every check, one at a time, each refusal exact; for whatever the one-walk path declined. */
+function admitFully(schema: unknown, refuse: Refuse): CompiledSchema {
   if (typeof schema !== 'boolean' && !isSchemaObject(schema)) throw refuse('', 'a schema must be an object or a boolean');
   const shape = measure(schema, { depth: MAX_SCHEMA_DEPTH, nodes: MAX_SCHEMA_VALUES });
   if (shape.depth > MAX_SCHEMA_DEPTH) throw refuse('', `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
@@ -50,7 +98,7 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   const copy = copyJson(schema);
   if (copy === NOT_JSON) throw refuse('', 'a schema must be plain JSON (no functions, class instances or cycles)');
   const positions = schemaPositions(copy);
-  const identifies = checkKeywords(positions, refuse);
+  const { identifies, patterns: hasPatterns } = checkKeywords(positions, refuse);
   const dialect = dialectOf(copy);
   // Most tool schemas have no $ref, $id or anchor: nothing to resolve.
   let targets = new Map<string, string>();
@@ -62,6 +110,11 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
   }
   // Without a $ref the schema is a tree: nothing in it can cycle or fan out.
   if (targets.size > 0) checkBounded(positions, targets, refuse);
+  if (hasPatterns) return compileAdmitted(positions, targets, dialect, refuse);
+  return new LazyValidator(() => compileAdmitted(schemaPositions(copy), targets, dialect, refuse));
+}
+
+function compileAdmitted(positions: readonly Position[], targets: ReadonlyMap<string, string>, dialect: Dialect, refuse: Refuse): CompiledSchema {
   const patterns = new Map<string, LinearPattern>();
   let states = 0;
   let classes = 0;
@@ -94,20 +147,23 @@ export function admitSchema(schema: unknown, where: string): CompiledSchema {
 
 /**
  * Refuses, anywhere in the schema, the dynamic keywords and malformed $ref and patterns.
- * Returns whether any subschema references or identifies one ($ref, $id, id, $anchor).
+ * Says whether any subschema references or identifies one ($ref, $id, id, $anchor), and
+ * whether any holds a pattern to compile (`pattern`, `patternProperties`).
  */
-function checkKeywords(positions: readonly Position[], refuse: Refuse): boolean {
+function checkKeywords(positions: readonly Position[], refuse: Refuse): { identifies: boolean; patterns: boolean } {
   let identifies = false;
+  let patterns = false;
   for (const { value: node, pointer } of positions) {
     if (!isSchemaObject(node)) continue;
     if ('$ref' in node || '$id' in node || 'id' in node || '$anchor' in node) identifies = true;
+    if ('pattern' in node || 'patternProperties' in node) patterns = true;
     for (const keyword of DYNAMIC) {
       if (keyword in node) throw refuse(`${pointer}/${keyword}`, `${keyword} is outside the supported subset`);
     }
     if ('$ref' in node && typeof node['$ref'] !== 'string') throw refuse(`${pointer}/$ref`, '$ref must be a string');
     if ('pattern' in node && typeof node['pattern'] !== 'string') throw refuse(`${pointer}/pattern`, 'a pattern must be a string');
   }
-  return identifies;
+  return { identifies, patterns };
 }
 
 /** The cycle, fan-out and multiplying-recursion refusals over the resolved $ref graph. */

@@ -5,14 +5,14 @@
  */
 
 /** Keywords whose value is one subschema. */
-const SINGLE = new Set([
+export const SINGLE = new Set([
   'additionalItems', 'unevaluatedItems', 'contains', 'additionalProperties', 'unevaluatedProperties',
   'propertyNames', 'not', 'if', 'then', 'else',
 ]);
 /** Keywords whose value is an array of subschemas. */
-const ARRAY = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
+export const ARRAY = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
 /** Keywords whose value maps names to subschemas. */
-const MAP = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+export const MAP = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
 
 /** Subschemas that apply to the same instance as their parent (no descent into the data). */
 export const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies']);

@@ -1,0 +1,162 @@
+/**
+ * Issue 14's resolution rows, against the raw SDK in the same run:
+ *   resolveToolset  an in-process MCP source of 100, 1,000 and 10,000 tools (100 pages at
+ *                   10,000; 10 tools a page below it), each tool with an input and an output
+ *                   schema, resolved cold: each run is a fresh source, so connect, sweep,
+ *                   import, admission (subset checks, validator compile) and both hashes are
+ *                   all timed. The floor is the same connect + raw `client.request` sweep of
+ *                   the same pages with the SDK's own result schema, on a fresh client
+ *                   too. Every size has its own floor, measured interleaved with it, so the
+ *                   three ratios show whether resolution grows linearly with the toolset.
+ *   toolsetHash     of the 10,000 resolved tools, against `JSON.stringify` of the same
+ *                   contract tuples (name-sorted) plus one SHA-256 of the text: the least
+ *                   any hash of that data can cost in JavaScript.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { compare, median, printTable, type Variant } from './harness.js';
+import { library } from './library.js';
+import { measured, printTargets, type Row } from './report.js';
+import { connectClient, expectRun, floorSweep, pagedServer, rawClient, type CountingServer, type Pages } from './servers.js';
+
+/** Issue 14's ceilings against the floor. */
+const RESOLVE_TARGET = 2;
+const HASH_TARGET = 2;
+
+/** Sizes resolved, with their page counts: 100 pages at the largest, as the issue measures. */
+const SIZES = [
+  { tools: 100, pages: 10 },
+  { tools: 1_000, pages: 10 },
+  { tools: 10_000, pages: 100 },
+] as const;
+
+/**
+ * A tool as real servers list them: a description, an input schema and an output schema,
+ * with text differing per tool so no cache keyed on content can flatter a row.
+ */
+export function resolveTool(name: string): Tool {
+  return {
+    name,
+    description: `Looks things up for ${name}.`,
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: `What ${name} looks for`, maxLength: 500 }, limit: { type: 'integer', minimum: 1 } },
+      required: ['query'],
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        hits: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, score: { type: 'number' } }, required: ['id'] } },
+        source: { type: 'string', description: `Where ${name} looked` },
+      },
+      required: ['hits'],
+    },
+  };
+}
+
+export function resolvePages(tools: number, pages: number): Pages {
+  const perPage = Math.ceil(tools / pages);
+  return Array.from({ length: pages }, (_, p) =>
+    Array.from({ length: Math.max(0, Math.min(perPage, tools - p * perPage)) }, (_, i) => resolveTool(`t${p * perPage + i}`)),
+  );
+}
+
+/** Asserts one timed run listed every page afresh. */
+function pagesListed(server: CountingServer, before: number, pages: number): void {
+  expectRun('pages listed', server.lists() - before, pages);
+}
+
+async function benchSize(tools: number, pages: number, options: { warmup: number; iterations: number }): Promise<{ floor: number; value: number }> {
+  const served = resolvePages(tools, pages);
+  const floorServer = pagedServer(served);
+  const libServer = pagedServer(served);
+  const floorName = `floor: connect + client.request sweep (${tools})`;
+  const libName = `rulvar: resolveToolset, cold (${tools})`;
+  const variants: Variant[] = [
+    {
+      name: floorName,
+      run: async () => {
+        const before = floorServer.lists();
+        const client = await connectClient(floorServer.server, rawClient());
+        expectRun('floor tools', await floorSweep(client), tools);
+        await client.close();
+        pagesListed(floorServer, before, pages);
+      },
+    },
+    {
+      name: libName,
+      run: async () => {
+        const before = libServer.lists();
+        const source = library.mcp({ transport: 'inprocess', server: libServer.server });
+        const toolset = await library.resolveToolset([source]);
+        expectRun('resolved tools', toolset.tools.length, tools);
+        await source.close();
+        pagesListed(libServer, before, pages);
+      },
+    },
+  ];
+  const stats = await compare(variants, options);
+  printTable(`resolveToolset, cold: ${tools} tools over ${pages} pages, input and output schemas`, stats, floorName);
+  return { floor: median(stats, floorName), value: median(stats, libName) };
+}
+
+/** The contract tuples toolsetHash covers, in its order, for the floor to stringify. */
+function contractTuples(tools: readonly { name: string; description: string; parameters: unknown; outputSchema?: unknown; version?: string }[]): unknown[] {
+  return [...tools]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ name, description, parameters, outputSchema, version }) => ({ name, description, parameters, outputSchema, version }));
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+async function benchHash(options: { warmup: number; iterations: number }): Promise<{ floor: number; value: number }> {
+  const last = SIZES[SIZES.length - 1] ?? { tools: 0, pages: 1 };
+  const server = pagedServer(resolvePages(last.tools, last.pages));
+  const source = library.mcp({ transport: 'inprocess', server: server.server });
+  const { tools } = await library.resolveToolset([source]);
+  await source.close();
+  const floorName = 'floor: JSON.stringify + SHA-256';
+  const libName = `rulvar: toolsetHash (${tools.length})`;
+  const variants: Variant[] = [
+    { name: floorName, run: async () => void (await sha256(JSON.stringify(contractTuples(tools)))) },
+    { name: libName, run: async () => void (await library.toolsetHash(tools)) },
+  ];
+  const stats = await compare(variants, options);
+  printTable(`toolsetHash: ${tools.length} tools with input and output schemas`, stats, floorName);
+  return { floor: median(stats, floorName), value: median(stats, libName) };
+}
+
+export async function benchResolve(options: { warmup: number; iterations: number }): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const [i, { tools, pages }] of SIZES.entries()) {
+    const { floor, value } = await benchSize(tools, pages, options);
+    rows.push(
+      measured({
+        name: `rulvar: resolveToolset, cold (${tools})`,
+        comparison:
+          i === 0
+            ? `\`resolveToolset\`, cold (connect, sweep, admission, both hashes): ${tools.toLocaleString('en-US')} tools over ${pages} pages, input and output schemas`
+            : `the same, ${tools.toLocaleString('en-US')} tools over ${pages} pages`,
+        ...(i === 0 ? { floorLabel: 'connect + `client.request` sweep' } : { floorLabel: '' }),
+        floor,
+        values: [value],
+        target: RESOLVE_TARGET,
+      }),
+    );
+  }
+  const hash = await benchHash(options);
+  rows.push(
+    measured({
+      name: 'rulvar: toolsetHash',
+      comparison: '`toolsetHash` of the 10,000 tools (RFC 8785 canonical JSON + SHA-256)',
+      floorLabel: '`JSON.stringify` + SHA-256',
+      floor: hash.floor,
+      values: [hash.value],
+      target: HASH_TARGET,
+    }),
+  );
+  printTargets(rows);
+  return rows;
+}
