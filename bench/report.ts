@@ -190,8 +190,8 @@ export function renderBlock(report: Report): string {
         'Before this validator the first row took 37 s at 1,000 characters, the third ended in a heap out-of-memory, the fourth took 42 s, the fifth 38 s and the sixth about 5 minutes.',
         misses.length === 0
           ? 'Every target was met in this run.'
-          : `Missed in this run: ${misses.join('; ')}; making resolution and calls faster is its own issue.`,
-        'Resolving is dominated by canonical JSON and SHA-256 over every schema, the price of a `toolsetHash`, paid when a toolset is resolved, not per call.',
+          : `Missed in this run: ${misses.join('; ')}.`,
+        'Past the sweep, resolving is admission (one canonical-order private copy of each schema), the `toolsetHash` (whose own floor, `JSON.stringify` plus one SHA-256, costs about what the raw sweep does) and the collector; what separates a call from the raw request is allocation in validation and the call path; the engine run pays a journal (two frozen entries per turn) that the hand loop does not keep.',
       ].join(' '),
     ),
   ].join('\n');
