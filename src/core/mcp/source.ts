@@ -172,28 +172,35 @@ class McpSource implements McpToolSource {
     return new ConfigError('http.header_hook', `${this.id}: ${describeCause(error)}`);
   }
 
-  private async callTool(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
-    return this.redactor.output(await this.callOnce(epoch, target, input, ctx));
+  // Neither is an async function: every call of every imported tool runs through both, and a
+  // warm call (the session usable) then costs no async frame of its own.
+  private callTool(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
+    return this.callOnce(epoch, target, input, ctx).then((value) => this.redactor.output(value));
   }
 
-  private async callOnce(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
-    if (this.epoch !== epoch) return toolError('unavailable', `${this.id} was closed; this tool is no longer available`);
+  private callOnce(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
+    if (this.epoch !== epoch) return Promise.resolve(toolError('unavailable', `${this.id} was closed; this tool is no longer available`));
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return toolError('invalid_input', 'the arguments must be a JSON object');
+      return Promise.resolve(toolError('invalid_input', 'the arguments must be a JSON object'));
     }
+    const onSession = (session: McpSession): Promise<unknown> =>
+      callOnSession(session, this.id, target, input as Record<string, unknown>, ctx).then((value) =>
+        // A failure caused by close() says so, whatever the wire made of it.
+        this.epoch !== epoch && isToolError(value) ? toolError('unavailable', `${this.id} was closed while the call was running`) : value,
+      );
+    const session = this.session;
+    return session?.usable === true ? onSession(session) : this.connectThenCall(target, ctx, onSession);
+  }
+
+  /** A call that must (re)connect first: only this can take long enough to race the call's signal. */
+  private async connectThenCall(target: CallTarget, ctx: ToolContext, onSession: (session: McpSession) => Promise<unknown>): Promise<unknown> {
     let session: McpSession;
     try {
-      // Only a (re)connect can take long enough to need racing against the call's signal.
-      session = this.session?.usable === true ? this.session : await raceSignal(this.liveSession(), ctx.signal, () => new Error('cancelled'));
+      session = await raceSignal(this.liveSession(), ctx.signal, () => new Error('cancelled'));
     } catch (error) {
       if (ctx.signal.aborted) return cancelled(target.name, ctx.signal);
       return toolError('unavailable', `${this.id} is unavailable: ${describeCause(error)}`);
     }
-    const value = await callOnSession(session, this.id, target, input as Record<string, unknown>, ctx);
-    // A failure caused by close() says so, whatever the wire made of it.
-    if (this.epoch !== epoch && isToolError(value)) {
-      return toolError('unavailable', `${this.id} was closed while the call was running`);
-    }
-    return value;
+    return onSession(session);
   }
 }

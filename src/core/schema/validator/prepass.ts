@@ -24,6 +24,57 @@ export type Measured = { readonly ok: true; readonly size: number } | { readonly
  * from a value merely shared by two parents.
  */
 export function measureInstance(root: unknown): Measured {
+  const quick = smallSize(root, 0, { left: SMALL_VALUES });
+  return quick >= 0 ? { ok: true, size: quick } : measureFully(root);
+}
+
+/** What the recursive first try takes on; anything bigger, deeper or refused takes the full walk. */
+const SMALL_DEPTH = 16;
+const SMALL_VALUES = 4_096;
+
+/**
+ * The size measureFully would give a small plain value, in one recursive pass that allocates
+ * nothing per value (most tool arguments and results are a handful of values, and the full
+ * walk's stacks cost more than the walk), or -1: the value is deeper, bigger or not plain,
+ * and the full walk decides and names what is wrong. A cycle nests without end, so it comes
+ * back -1 at SMALL_DEPTH.
+ */
+function smallSize(value: unknown, depth: number, budget: { left: number }): number {
+  if ((budget.left -= 1) < 0) return -1;
+  switch (typeof value) {
+    case 'string':
+      return 1 + value.length;
+    case 'boolean':
+      return 1;
+    case 'number':
+      return Number.isFinite(value) ? 1 : -1;
+    case 'object':
+      break;
+    default:
+      return -1;
+  }
+  if (value === null) return 1;
+  if (depth >= SMALL_DEPTH) return -1;
+  let size = 1;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const item = smallSize(value[i], depth + 1, budget);
+      if (item < 0) return -1;
+      size += item;
+    }
+    return size;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return -1;
+  for (const name of Object.keys(value)) {
+    const member = smallSize((value as Record<string, unknown>)[name], depth + 1, budget);
+    if (member < 0) return -1;
+    size += name.length + member;
+  }
+  return size;
+}
+
+function measureFully(root: unknown): Measured {
   const values: unknown[] = [root];
   const depths: number[] = [0];
   const keys: (string | number)[] = [''];
