@@ -1,6 +1,6 @@
 /**
  * The cost of a call against the raw SDK in the same run (resolving a toolset: resolve.bench.ts):
- *   per call   200 sequential calls of a tool with an inputSchema and an outputSchema over one
+ *   per call   1,000 sequential calls of a tool with an inputSchema and an outputSchema over one
  *              in-memory pair. The floor is the wire itself (issue 14): a raw `tools/call`
  *              through the SDK Client's `request` with the SDK's own CallToolResultSchema, so
  *              nothing but the round trip and the result parse. `client.callTool` does more
@@ -16,7 +16,7 @@ import { measured, printTargets, type Row } from './report.js';
 import { library } from './library.js';
 import { connectClient } from './servers.js';
 
-const CALLS = 200;
+const CALLS = 1_000;
 const CALL_TARGET = 1.25;
 const NOTE = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } }, required: ['id', 'title'] } as const;
 const INPUT = { type: 'object', properties: { title: { type: 'string', maxLength: 200 } }, required: ['title'] } as const;
