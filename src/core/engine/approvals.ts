@@ -8,6 +8,7 @@ import { closePassedDeadlines, hasPassed, timeoutEntry } from './deadlines.js';
 import type { JournalEntry, JournalStore, ResolvedBy } from './journal.js';
 import { RunLog, entry } from './run-log.js';
 import type { ApprovalDecision, PendingApproval, ResolveOptions } from './types.js';
+import { isRecord } from '../records.js';
 
 export interface Resolution {
   readonly decision: 'allow' | 'deny';
@@ -109,8 +110,4 @@ async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
       if (!(RulvarError.is(error) && error.code === 'journal.conflict') || tries >= CONFLICT_RETRIES) throw error;
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

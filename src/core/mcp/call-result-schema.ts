@@ -18,6 +18,7 @@
  * issues, which wire-errors.ts sorts as "not valid MCP" like any other malformed result.
  */
 import * as z from 'zod/v4';
+import { isRecord } from '../records.js';
 
 export interface ContentBlock {
   readonly type: string;
@@ -47,10 +48,6 @@ export function isCallToolResult(value: unknown): value is LenientCallToolResult
     if (!isRecord(block) || typeof block['type'] !== 'string') return false;
   }
   return true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What JSON makes of `{…}`; an in-process server could hand over a Map or a class instance. */

@@ -9,6 +9,7 @@ import { TOOL_RISKS } from '../tools/types.js';
 import { parseDomainPattern } from './domains.js';
 import { isPermissionPreset, PERMISSION_PRESETS } from './presets.js';
 import type { PermissionConfig } from './types.js';
+import { isRecord } from '../records.js';
 
 const CONFIG_KEYS = new Set([
   'preset',
@@ -37,10 +38,6 @@ export function describeValue(value: unknown): string {
 
 function invalid(path: string, expected: string, value: unknown): never {
   throw new ConfigError('config.invalid_value', `'${path}' must be ${expected} (got ${describeValue(value)})`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkKeys(record: Record<string, unknown>, allowed: ReadonlySet<string>, path: string): void {

@@ -3,6 +3,7 @@
  * data such as `enum`, `const` or `default`), and the JSON pointer of each one. Iterative so
  * that a hostile schema nested 10,000 deep costs a loop, not a stack overflow.
  */
+import { isRecord } from '../records.js';
 
 /** Keywords whose value is one subschema. */
 export const SINGLE = new Set([
@@ -19,9 +20,8 @@ export const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 't
 
 export type SchemaObject = Record<string, unknown>;
 
-export function isSchemaObject(value: unknown): value is SchemaObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** A schema object, as opposed to a boolean schema or a malformed value. */
+export const isSchemaObject: (value: unknown) => value is SchemaObject = isRecord;
 
 export function escapePointer(token: string): string {
   return token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
