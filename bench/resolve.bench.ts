@@ -8,6 +8,11 @@
  *                   the same pages with the SDK's own result schema, on a fresh client
  *                   too. Every size has its own floor, measured interleaved with it, so the
  *                   three ratios show whether resolution grows linearly with the toolset.
+ *                   Beside them, a bound: the same raw sweep followed by `JSON.stringify` of
+ *                   the listed contracts plus one SHA-256, the least a resolution that hashes
+ *                   what it imports can cost (no admission, no import, no validator, no
+ *                   canonical order). Where the bound itself is past RESOLVE_TARGET, no
+ *                   implementation can meet the target; the row says so.
  *   toolsetHash     of the 10,000 resolved tools, against `JSON.stringify` of the same
  *                   contract tuples (name-sorted) plus one SHA-256 of the text: the least
  *                   any hash of that data can cost in JavaScript.
@@ -16,7 +21,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compare, median, printTable, type Variant } from './harness.js';
 import { library } from './library.js';
 import { measured, printTargets, type Row } from './report.js';
-import { connectClient, expectRun, floorSweep, pagedServer, rawClient, type CountingServer, type Pages } from './servers.js';
+import { connectClient, expectRun, floorSweep, floorSweepTools, pagedServer, rawClient, type CountingServer, type Pages } from './servers.js';
 
 /** Issue 14's ceilings against the floor. */
 const RESOLVE_TARGET = 2;
@@ -65,11 +70,13 @@ function pagesListed(server: CountingServer, before: number, pages: number): voi
   expectRun('pages listed', server.lists() - before, pages);
 }
 
-async function benchSize(tools: number, pages: number, options: { warmup: number; iterations: number }): Promise<{ floor: number; value: number }> {
+async function benchSize(tools: number, pages: number, options: { warmup: number; iterations: number }): Promise<{ floor: number; value: number; bound: number }> {
   const served = resolvePages(tools, pages);
   const floorServer = pagedServer(served);
+  const boundServer = pagedServer(served);
   const libServer = pagedServer(served);
   const floorName = `floor: connect + client.request sweep (${tools})`;
+  const boundName = `bound: that sweep + JSON.stringify + SHA-256 (${tools})`;
   const libName = `rulvar: resolveToolset, cold (${tools})`;
   const variants: Variant[] = [
     {
@@ -80,6 +87,19 @@ async function benchSize(tools: number, pages: number, options: { warmup: number
         expectRun('floor tools', await floorSweep(client), tools);
         await client.close();
         pagesListed(floorServer, before, pages);
+      },
+    },
+    {
+      name: boundName,
+      run: async () => {
+        const before = boundServer.lists();
+        const client = await connectClient(boundServer.server, rawClient());
+        const listed = await floorSweepTools(client);
+        expectRun('bound tools', listed.length, tools);
+        const contracts = listed.map(({ name, description, inputSchema, outputSchema }) => ({ name, description: description ?? '', parameters: inputSchema, outputSchema }));
+        await sha256(JSON.stringify(contractTuples(contracts)));
+        await client.close();
+        pagesListed(boundServer, before, pages);
       },
     },
     {
@@ -96,7 +116,7 @@ async function benchSize(tools: number, pages: number, options: { warmup: number
   ];
   const stats = await compare(variants, options);
   printTable(`resolveToolset, cold: ${tools} tools over ${pages} pages, input and output schemas`, stats, floorName);
-  return { floor: median(stats, floorName), value: median(stats, libName) };
+  return { floor: median(stats, floorName), value: median(stats, libName), bound: median(stats, boundName) };
 }
 
 /** The contract tuples toolsetHash covers, in its order, for the floor to stringify. */
@@ -131,7 +151,7 @@ async function benchHash(options: { warmup: number; iterations: number }): Promi
 export async function benchResolve(options: { warmup: number; iterations: number }): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [i, { tools, pages }] of SIZES.entries()) {
-    const { floor, value } = await benchSize(tools, pages, options);
+    const { floor, value, bound } = await benchSize(tools, pages, options);
     rows.push(
       measured({
         name: `rulvar: resolveToolset, cold (${tools})`,
@@ -143,6 +163,13 @@ export async function benchResolve(options: { warmup: number; iterations: number
         floor,
         values: [value],
         target: RESOLVE_TARGET,
+      }),
+      measured({
+        name: `bound: sweep + JSON.stringify + SHA-256 (${tools})`,
+        comparison: `the least a resolution that hashes its contracts can cost: that sweep, then \`JSON.stringify\` + one SHA-256 of the ${tools.toLocaleString('en-US')} listed contracts`,
+        floor,
+        values: [bound],
+        note: bound / floor > RESOLVE_TARGET ? `(bound; already past ${RESOLVE_TARGET}×)` : '(bound)',
       }),
     );
   }

@@ -72,6 +72,11 @@ export const rawClient = () => new Client({ name: 'bench-floor', version: '1.0.0
  * page, which would hand the floor a cheaper garbage collector than any real client gets.
  */
 export async function floorSweep(client: Client): Promise<number> {
+  return (await floorSweepTools(client)).length;
+}
+
+/** `floorSweep`, giving back the tools it collected. */
+export async function floorSweepTools(client: Client): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   do {
@@ -79,7 +84,7 @@ export async function floorSweep(client: Client): Promise<number> {
     for (const tool of page.tools) tools.push(tool);
     cursor = page.nextCursor;
   } while (cursor !== undefined && cursor !== '');
-  return tools.length;
+  return tools;
 }
 
 /** What a naive wrapper does: the SDK's listTools per page (it also caches per-page metadata). */

@@ -78,6 +78,21 @@ export function engineFrozenSuite(h: SuiteHarness): void {
       });
     }
 
+    h.it("a tool the default allows has one frozen audit, kept by reference in each of its journal entries", async () => {
+      const bump = tool({ name: 'bump', description: 'bumps', parameters: { type: 'object' }, execute: () => 1 });
+      const model = scripted([{ toolCalls: [{ name: 'bump', input: {} }, { name: 'bump', input: {} }] }, { toolCalls: [{ name: 'bump', input: {} }] }, 'done']);
+      const wf = defineWorkflow({ name: 'bumps' }, (ctx) => ctx.agent('go', { tools: [bump] }));
+      const journal = memoryJournal();
+      const handle = createEngine({ adapters: [model], journal, defaults: { model: MODEL } }).run(wf, null);
+      completed(await handle.result);
+      const audits = (await journal.load(handle.runId)).flatMap((e) => (e.type === 'tool' ? [e.audit] : []));
+      expect(audits).toHaveLength(3);
+      expect(audits[1]).toBe(audits[0]);
+      expect(audits[2]).toBe(audits[0]);
+      expect(frozenThrough(audits[0])).toBe(true);
+      expect(audits[0]).toEqual({ verdict: 'allow', layer: 'default', advisory: [], reason: 'no permission layer objected to tool "bump"' });
+    });
+
     h.it('a tool gets its input frozen: changing it in place is an error result the model reads', async () => {
       const edit = tool({
         name: 'edit',

@@ -41,7 +41,7 @@ const RULE_REASONS: ReadonlyArray<readonly [string, PermissionConfig, Partial<To
 const VERBS = { allow: 'allowed tool', deny: 'denied tool', ask: 'asks approval for tool' } as const;
 
 export function permissionReasonsSuite(h: SuiteHarness): void {
-  const { evaluatePermission } = h.lib;
+  const { evaluatePermission, dispatchTool, resolveToolset, tool } = h.lib;
 
   h.describe('permission reasons', () => {
     for (const [what, config, call, reason] of RULE_REASONS) {
@@ -88,6 +88,38 @@ export function permissionReasonsSuite(h: SuiteHarness): void {
       h.expect([keys(byDefault), keys(byHook)]).toEqual([BASE, BASE]);
       h.expect(keys(byHostRule)).toEqual([...BASE, 'rule'].sort());
       h.expect(keys(byPreset)).toEqual([...BASE, 'preset', 'rule'].sort());
+    });
+
+    h.it("the terminal default's allow is one frozen audit per tool, reading as before; domain rules and asks get their own", async () => {
+      const toolNamed = (name: string, needsApproval = false) => tool({ name, description: 'd', parameters: { type: 'object' }, needsApproval, execute: () => 'ok' });
+      const toolset = await resolveToolset([toolNamed('gh_create_comment'), toolNamed('other_tool'), toolNamed('pay', true)]);
+      const auditOf = async (name: string, permissions: PermissionConfig = {}, input: unknown = { body: 'x' }) =>
+        (await dispatchTool(toolset, { id: 'c', name, input }, { permissions })).audit;
+      const first = await auditOf('gh_create_comment');
+      h.expect(await auditOf('gh_create_comment', { deny: [{ tool: 'other' }] }, { body: 'else' })).toBe(first);
+      h.expect(Object.isFrozen(first) && Object.isFrozen(first.advisory)).toBe(true);
+      h.expect(JSON.stringify(first)).toBe(JSON.stringify({ verdict: 'allow', layer: 'default', advisory: [], reason: `no permission layer objected to tool ${TOOL}` }));
+      const other = await auditOf('other_tool');
+      h.expect(other).not.toBe(first);
+      h.expect(other.reason).toBe('no permission layer objected to tool "other_tool"');
+      // An advisory scan depends on the input, and an ask is no default allow: neither is shared.
+      const domains: PermissionConfig = { domains: [{ tool: 'gh_create_comment', domains: ['example.com'] }] };
+      const scanned = [await auditOf('gh_create_comment', domains), await auditOf('gh_create_comment', domains)];
+      h.expect(scanned[0]).not.toBe(scanned[1]);
+      h.expect(scanned[0]).toEqual(first);
+      const asks = [await auditOf('pay'), await auditOf('pay')];
+      h.expect(asks[0]?.verdict).toBe('ask');
+      h.expect(asks[0]).not.toBe(asks[1]);
+    });
+
+    h.it('past 1,024 tool names the shared audits start over, each still naming its own tool', async () => {
+      const names = Array.from({ length: 1_100 }, (_, i) => `tool_${i}`);
+      const toolset = await resolveToolset(names.map((name) => tool({ name, description: 'd', parameters: { type: 'object' }, execute: () => 'ok' })));
+      const auditOf = async (name: string) => (await dispatchTool(toolset, { id: 'c', name, input: {} }, {})).audit;
+      for (const name of names) h.expect((await auditOf(name)).reason).toBe(`no permission layer objected to tool "${name}"`);
+      const head = await auditOf('tool_0');
+      h.expect(head.reason).toBe('no permission layer objected to tool "tool_0"');
+      h.expect(await auditOf('tool_0')).toBe(head);
     });
   });
 }

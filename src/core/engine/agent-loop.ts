@@ -8,9 +8,9 @@ import { RulvarError } from '../errors.js';
 import type { LiveRun } from './live-run.js';
 import type { Message, ModelRequest } from './model.js';
 import { callModel } from './model-call.js';
-import { entry } from './run-log.js';
+import { entry, turnEntry } from './run-log.js';
 import type { Spawn } from './spawn.js';
-import { runTurnCalls } from './turn-calls.js';
+import { journaledResults, runTurnCalls } from './turn-calls.js';
 import type { AgentResult, RetryPolicy } from './types.js';
 
 export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | undefined): Promise<AgentResult> {
@@ -32,7 +32,7 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
       const request: ModelRequest = spawn.system === undefined ? { model: spawn.model, messages: history.slice(), tools } : { model: spawn.model, system: spawn.system, messages: history.slice(), tools };
       response = await callModel(spawn.adapter, request, run.controller.signal, retry);
       // Journaled before any of its tool calls is dispatched: a crash from here on never pays for this turn again.
-      await log.write(entry({ type: 'turn', agent: key, turn, response }));
+      await log.write(turnEntry(key, turn, response));
       if (run.events.wants('turn:end')) {
         run.events.emit('turn:end', { runId: run.runId, agentKey: key, turn, ...(response.usage === undefined ? {} : { usage: response.usage }) });
       }
@@ -46,7 +46,8 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
       // Its tools do not run: their results would reach no model.
       throw new RulvarError('agent.max_turns', `the agent used its ${spawn.maxTurns} model turns and still asked for tools`);
     }
-    const results = await runTurnCalls(run, spawn, turn, response.toolCalls, journaled.tools[turn]);
+    const done = journaled.tools[turn];
+    const results = journaledResults(response.toolCalls, done) ?? (await runTurnCalls(run, spawn, turn, response.toolCalls, done));
     Object.freeze(results);
     history.push(Object.freeze({ role: 'tool', results }));
   }

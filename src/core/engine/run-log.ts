@@ -7,6 +7,9 @@ import { RulvarError } from '../errors.js';
 import { JOURNAL_FORMAT, type JournalEntry, type JournalStore } from './journal.js';
 import { sealEntry } from './json-safe.js';
 import { APPEND_NOW, appendsNow } from './memory-journal.js';
+import type { ModelResponse } from './model.js';
+import type { PermissionAudit } from '../permissions/types.js';
+import type { ToolResult } from '../tools/types.js';
 
 type Of<T extends JournalEntry['type']> = Extract<JournalEntry, { type: T }>;
 
@@ -213,6 +216,19 @@ const never = (): boolean => false;
 
 /** What a write done in place resolves to: one settled promise, shared. */
 const WRITTEN: Promise<unknown> = Promise.resolve(true);
+
+/**
+ * The two entries every model turn writes, built frozen: their members are already the
+ * engine's own frozen JSON (a checked response; a jsonResult and an owned audit), so the
+ * member-by-member check `sealEntry` makes of other entries would find nothing to copy.
+ */
+export function turnEntry(agent: string, turn: number, response: ModelResponse): Of<'turn'> {
+  return Object.freeze({ v: JOURNAL_FORMAT, type: 'turn', agent, turn, response });
+}
+
+export function toolEntry(agent: string, turn: number, index: number, result: ToolResult, audit: PermissionAudit): Of<'tool'> {
+  return Object.freeze({ v: JOURNAL_FORMAT, type: 'tool', agent, turn, index, result, audit });
+}
 
 type Unversioned<E> = E extends JournalEntry ? Omit<E, 'v'> : never;
 

@@ -5,6 +5,7 @@
  * The turn's remaining results are journaled at its end, before the next model request.
  */
 import { dispatchTool, runApprovedCall, type ApprovedCallOptions } from '../bus/dispatch.js';
+import { isSharedAudit } from '../permissions/judgement.js';
 import type { PermissionAudit } from '../permissions/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Resolution } from './approvals.js';
@@ -12,7 +13,7 @@ import type { JournalEntry } from './journal.js';
 import { jsonResult, ownJson } from './json-safe.js';
 import type { LiveRun } from './live-run.js';
 import type { ToolCallPart } from './model.js';
-import { entry } from './run-log.js';
+import { entry, toolEntry } from './run-log.js';
 import type { Spawn } from './spawn.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
@@ -36,7 +37,7 @@ export async function runTurnCalls(
   let unjournaled: JournalEntry[] = [];
   const record = (index: number, call: ToolCallPart, result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
     results.push(result);
-    unjournaled.push(entry({ type: 'tool', agent: key, turn, index, result, audit }));
+    unjournaled.push(toolEntry(key, turn, index, result, audit));
     if (run.events.wants('tool:end')) {
       run.events.emit('tool:end', { runId, agentKey: key, callId: call.id, toolName: call.name, input, result, audit, ...(resolution === undefined ? {} : { resolution }) });
     }
@@ -55,7 +56,7 @@ export async function runTurnCalls(
       if (run.events.wants('tool:start')) run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
       const outcome = await dispatchTool(toolset, call, { permissions, signal, idempotencyKey: idempotencyKey(spawn, turn, index) });
       if (outcome.status === 'done') {
-        record(index, call, jsonResult(outcome.result), ownJson(outcome.audit), outcome.input);
+        record(index, call, jsonResult(outcome.result), ownAudit(outcome.audit), outcome.input);
         continue;
       }
       const approvalKey = approvalKeyOf(spawn, turn, index);
@@ -63,7 +64,7 @@ export async function runTurnCalls(
       if (input === NOT_JSON) {
         // Only a host's hook can make an input JSON cannot hold: the call is refused, not the run.
         const output = `the input of ${call.name}, as a permission hook rewrote it, is not JSON`;
-        record(index, call, ownJson({ callId: call.id, toolName: call.name, isError: true, output, reason: 'invalid_input' }), ownJson(outcome.audit), outcome.input);
+        record(index, call, ownJson({ callId: call.id, toolName: call.name, isError: true, output, reason: 'invalid_input' }), ownAudit(outcome.audit), outcome.input);
         continue;
       }
       approval = askEntry(approvalKey, key, turn, index, call, input, outcome.audit, spawn);
@@ -77,6 +78,22 @@ export async function runTurnCalls(
     record(index, call, jsonResult(await settle(toolset, call, approval, resolution, approved)), approval.audit, approval.input, resolution);
   }
   if (unjournaled.length > 0) await log.write(...unjournaled);
+  return results;
+}
+
+/**
+ * The turn's results when every call of it is journaled (a replayed turn), else undefined.
+ * A resume replays whole agents turn by turn; taking a finished turn here spares it the
+ * asynchronous pass through runTurnCalls.
+ */
+export function journaledResults(calls: readonly ToolCallPart[], done: readonly (Tool | undefined)[] | undefined): ToolResult[] | undefined {
+  if (done === undefined || done.length < calls.length) return undefined;
+  const results: ToolResult[] = [];
+  for (let index = 0; index < calls.length; index += 1) {
+    const journaled = done[index];
+    if (journaled === undefined) return undefined;
+    results.push(journaled.result);
+  }
   return results;
 }
 
@@ -98,6 +115,11 @@ function approvalKeyOf(spawn: Spawn, turn: number, index: number): string {
  */
 function idempotencyKey(spawn: Spawn, turn: number, index: number): string {
   return `${spawn.idempotencyPrefix}-${turn}-${index}`;
+}
+
+/** The audit as the journal keeps it: a shared default-allow audit is frozen JSON already. */
+function ownAudit(audit: PermissionAudit): PermissionAudit {
+  return isSharedAudit(audit) ? audit : ownJson(audit);
 }
 
 const NOT_JSON = Symbol('not JSON');

@@ -34,12 +34,42 @@ export function byRules(policy: MergedPermissionConfig, call: ToolCallInfo, inpu
   return undefined;
 }
 
+/**
+ * The audit of a call the terminal default allows with no domain rule to scan, by tool name.
+ * It is the same for every call of the tool, and most calls end there, so it is made once and
+ * shared, frozen: a call then builds no reason text and no audit, and a journal holds one
+ * audit for all of a tool's calls. At most MAX_SHARED names; past that it starts over.
+ */
+const DEFAULT_ALLOWS = new Map<string, PermissionAudit>();
+const SHARED = new Set<PermissionAudit>();
+const MAX_SHARED = 1_024;
+
+/** Whether `audit` is one of the shared default-allow audits: frozen JSON, safe to keep by reference. */
+export function isSharedAudit(audit: PermissionAudit): boolean {
+  return SHARED.has(audit);
+}
+
 /** The terminal default: allow, or ask for a tool marked as needing approval. */
 export function byDefault(policy: MergedPermissionConfig, call: ToolCallInfo, input: unknown): Judgement {
+  if (!call.needsApproval && policy.domains.length === 0) return { audit: defaultAllow(call.toolName), input };
   const tool = quoteName(call.toolName);
   return call.needsApproval
     ? finish(policy, call, input, 'ask', 'default', `tool ${tool} is marked as needing approval`)
     : finish(policy, call, input, 'allow', 'default', `no permission layer objected to tool ${tool}`);
+}
+
+function defaultAllow(toolName: string): PermissionAudit {
+  const known = DEFAULT_ALLOWS.get(toolName);
+  if (known !== undefined) return known;
+  if (DEFAULT_ALLOWS.size >= MAX_SHARED) {
+    DEFAULT_ALLOWS.clear();
+    SHARED.clear();
+  }
+  const reason = `no permission layer objected to tool ${quoteName(toolName)}`;
+  const audit: PermissionAudit = Object.freeze({ verdict: 'allow', layer: 'default', advisory: NO_ADVISORY, reason });
+  DEFAULT_ALLOWS.set(toolName, audit);
+  SHARED.add(audit);
+  return audit;
 }
 
 export function finish(
