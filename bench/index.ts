@@ -15,6 +15,7 @@ import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { benchCalls } from './call.bench.js';
 import { benchEngine } from './engine.bench.js';
+import { benchFraming } from './framing.bench.js';
 import { benchGuards } from './guards.bench.js';
 import { benchJournal } from './journal.bench.js';
 import { printMachine } from './harness.js';
@@ -44,12 +45,13 @@ const calls = await benchCalls(quick ? { warmup: 1, iterations: 3 } : { warmup: 
 calls.push(...(await (await import('./resolve.bench.js')).benchResolve(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 15 }))); // issue 14's resolve and hash rows, reported beside the calls
 const engine = await benchEngine(quick ? { warmup: 1, iterations: 3 } : { warmup: 5, iterations: 20 });
 const journal = await benchJournal(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 20 });
+const framing = await benchFraming(quick ? { warmup: 1, iterations: 2 } : { warmup: 1, iterations: 5 });
 await (await import('./bundle.bench.js')).benchBundle(); // sizes, not times: printed with its target, no timing Row
 // Imported late, as before this file collected rows: the hostile fixtures are only loaded once the rest has run.
 const hostile = await (await import('./validation.bench.js')).benchValidation(quick ? { warmup: 1, iterations: 3 } : { warmup: 3, iterations: 10 });
 process.stdout.write(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
-const report: Report = { rows: [...sweep, ...guards, ...calls, ...engine, ...journal], hostile };
+const report: Report = { rows: [...sweep, ...guards, ...calls, ...engine, ...journal, ...framing], hostile };
 if (writeReadmeBlock) {
   await writeReadme(report);
   process.stdout.write('README.md: bench block rewritten from this run\n');

@@ -6,15 +6,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import process from 'node:process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { answeredId } from '../core/mcp/answer-shape.js';
 import { MAX_MESSAGE_BYTES } from '../core/mcp/body-limit.js';
 import type { StdioMcpConfig } from '../core/mcp/config-types.js';
 import { inheritedEnvironment } from './environment.js';
+import { LineFraming } from './line-framing.js';
 import { ProcessGroup } from './process-group.js';
 
-const LF = 0x0a;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -25,8 +26,7 @@ export class StdioTransport implements Transport {
   private child: ChildProcess | undefined;
   /** Kept until close(), even after the child closed: its group may outlive it. */
   private group: ProcessGroup | undefined;
-  private readonly buffer = new ReadBuffer();
-  private unframed = 0;
+  private readonly framing = new LineFraming(MAX_MESSAGE_BYTES);
 
   constructor(private readonly config: StdioMcpConfig) {}
 
@@ -91,40 +91,41 @@ export class StdioTransport implements Transport {
     const group = this.group;
     this.child = undefined;
     this.group = undefined;
-    this.buffer.clear();
+    this.framing.clear();
     await group?.close();
   }
 
   private receive(chunk: Buffer): void {
     // After close() began (an overflow closes too), what is still in the pipe is not framed.
     if (this.child === undefined) return;
-    // Our own count of bytes since the last line end: older SDKs' ReadBuffer has no cap.
-    const lastNewline = chunk.lastIndexOf(LF);
-    this.unframed = lastNewline === -1 ? this.unframed + chunk.length : chunk.length - lastNewline - 1;
+    let lines: string[];
     try {
-      if (lastNewline === -1 && this.unframed > MAX_MESSAGE_BYTES) {
-        throw new Error(`the server sent a line longer than the maximum size of ${MAX_MESSAGE_BYTES} bytes`);
-      }
-      this.buffer.append(chunk);
+      lines = this.framing.push(chunk);
     } catch (error) {
-      // One message past the buffer cap: the stream can no longer be framed, so the
-      // connection ends (requests in flight fail as unavailable) instead of stalling.
+      // One message past the cap: the stream can no longer be framed, so the connection
+      // ends (requests in flight fail as unavailable) instead of stalling.
       this.onerror?.(error as Error);
       void this.close();
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        // A line that is not a JSON-RPC message is reported and skipped, not fatal.
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+    for (const line of lines) this.deliver(line);
+  }
+
+  /** A line that is not a JSON-RPC message is reported and skipped, not fatal. */
+  private deliver(line: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.onerror?.(new Error('the server wrote a line that is not JSON'));
+      return;
     }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (parsed.success) this.onmessage?.(parsed.data);
+    // An answer the schema refuses still names the request it answers: handed on, the client
+    // settles that request as malformed at once instead of leaving it to its timer.
+    else if (answeredId(value) !== undefined) this.onmessage?.(value as JSONRPCMessage);
+    else this.onerror?.(new Error('the server wrote a line that is not a JSON-RPC message'));
   }
 }
 

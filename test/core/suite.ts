@@ -29,6 +29,7 @@ import { lifecycleSuite } from './lifecycle.suite.js';
 import { oauthSuite } from './oauth.suite.js';
 import { patternSuite } from './pattern.suite.js';
 import { permissionConfigSuite } from './permission-config.suite.js';
+import { malformedAnswersSuite } from './malformed-answers.suite.js';
 import { permissionReasonsSuite } from './permission-reasons.suite.js';
 import { permissionsSuite } from './permissions.suite.js';
 import { resolveFastSuite } from './resolve-fast.suite.js';
@@ -70,6 +71,7 @@ export function coreSuite(h: SuiteHarness): void {
   resolveRefusalsSuite(h);
   dispatchSuite(h);
   callPathSuite(h);
+  malformedAnswersSuite(h);
   hostileWireSuite(h);
   secretsSuite(h);
   secretFormsSuite(h);

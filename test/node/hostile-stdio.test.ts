@@ -114,9 +114,25 @@ describe('hostile servers over stdio', () => {
   it('one message over the 10 MB framing cap ends the connection (source.unavailable)', async () => {
     const message = await refusesTyped('oversize', {}, 'source', 'source.unavailable');
     expect(message).toContain('maximum size');
-    // The SDK's read buffer rescans what it holds on every chunk, so 10 MB on one line costs
-    // seconds of its CPU (6-8 s alone here); a busy machine needs the headroom.
-  }, START_MS + 20_000);
+  }, START_MS + 10_000);
+
+  it('a call answered with an array result is a server_error at once, not a wait for callMs; the session stays', async () => {
+    const sent = recordRequests();
+    const { source, tag } = hostile('array-result', { timeouts: { callMs: 30_000 } });
+    try {
+      const one = pick(await source.tools(), 'one');
+      const result = await run(h, one, {});
+      expect(result).toMatchObject({ isError: true, reason: 'server_error' });
+      expect(String(result.output)).toContain('a result that is an array, not an object');
+      const call = sent.find((r) => r.method === 'tools/call');
+      expect((call?.settledAt ?? Infinity) - (call?.at ?? 0)).toBeLessThan(5_000);
+      expect(await run(h, one, {})).toMatchObject({ isError: false, output: 'raw ok' });
+      expect(sent.filter((r) => r.method === 'initialize')).toHaveLength(1);
+    } finally {
+      await source.close();
+      expect(pidsWith(tag)).toEqual([]);
+    }
+  }, START_MS + 10_000);
 
   it('garbage lines on stdout are skipped; the import still works', async () => {
     const { source, tag } = hostile('garbage');

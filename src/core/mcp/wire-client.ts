@@ -26,6 +26,7 @@ import {
   type ClientResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { withDeadline } from '../async.js';
+import { answerDefect, answeredId } from './answer-shape.js';
 
 export const CLIENT_INFO = Object.freeze({ name: '@rulvar/core', version: '0.1.0' });
 
@@ -45,6 +46,11 @@ export class ServerErrorResponse extends Error {
   }
 }
 
+/** The server answered a request with what is not a JSON-RPC response (answer-shape.ts). */
+export class MalformedAnswer extends Error {
+  override readonly name = 'MalformedAnswer';
+}
+
 /** A handshake step that was sent but never acknowledged within its bound. */
 export class HandshakeTimeout extends Error {
   override readonly name = 'HandshakeTimeout';
@@ -57,6 +63,8 @@ interface Outgoing {
   answered?: boolean;
   /** Its caller gave up on it (see `abandon`). */
   abandoned?: boolean;
+  /** What was wrong with the answer that settled it, when the SDK would have dropped that answer. */
+  defect?: string;
 }
 
 export class WireClient extends Protocol<ClientRequest, ClientNotification, ClientResult> {
@@ -80,15 +88,22 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
     // Protocol.connect calls the handler found here before its own, so the note is taken
     // before the SDK settles the request.
     transport.onmessage = (message) => {
-      if (!('result' in message || 'error' in message) || !('id' in message) || message.id === undefined) return;
-      // The SDK settles a response by Number(id) (a string "1", even null, finds request 1
-      // and request 0): look it up the same way, or the two would disagree on who answered.
-      const entry = this.outgoing.get(Number(message.id));
-      if (entry === undefined || entry.abandoned === true) return;
+      const id = answeredId(message);
+      if (id === undefined) return;
+      // The SDK settles a response by Number(id) (a string "1" finds request 1): look it up
+      // the same way, or the two would disagree on who answered.
+      const entry = this.outgoing.get(Number(id));
+      if (entry === undefined || entry.abandoned === true || entry.answered === true) return;
       entry.answered = true;
+      const defect = answerDefect(message as unknown as Record<string, unknown>);
+      if (defect !== undefined) {
+        this.settleMalformed(entry, defect);
+        return;
+      }
       if (!('error' in message)) return;
-      const error = message.error as { code?: unknown; message?: unknown } | null;
-      if (typeof error?.code === 'number') entry.error = { code: error.code, message: String(error.message) };
+      // answerDefect passed it: an integer code and a string message.
+      const { code, message: text } = message.error as { code: number; message: string };
+      entry.error = { code, message: text };
     };
     await super.connect(transport);
   }
@@ -127,9 +142,22 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
       },
       (error: unknown) => {
         settle();
+        if (entry.defect !== undefined) throw new MalformedAnswer(`the server answered with ${entry.defect}`);
         throw entry.error === undefined ? error : new ServerErrorResponse(entry.error.code, entry.error.message);
       },
     );
+  }
+
+  /**
+   * Settles a request whose answer the SDK is about to drop (answer-shape.ts) the way
+   * `abandon` settles one: an error response for its id, through the handler the SDK
+   * installed. `call` then rejects with MalformedAnswer instead of waiting out its timer. The
+   * SDK still reports the original message to `onerror` as one it does not know.
+   */
+  private settleMalformed(entry: Outgoing, defect: string): void {
+    entry.defect = defect;
+    if (entry.id === undefined) return;
+    this.transport?.onmessage?.({ jsonrpc: '2.0', id: entry.id, error: { code: ErrorCode.InvalidRequest, message: defect } });
   }
 
   /**

@@ -5,7 +5,8 @@
  *   server      a JSON-RPC error response from the server, whatever its code: the server
  *               spoke, so the connection is fine
  *   timeout     this client's own request timer (or a handshake step past its bound)
- *   protocol    a result that is not valid MCP (a zod error): the server is wrong, not gone
+ *   protocol    a result that is not valid MCP (a zod error), or an answer that is not a
+ *               JSON-RPC response at all (MalformedAnswer): the server is wrong, not gone
  *   hook        the host's own http.headers hook failed: nothing was sent
  *   rejected    this one request failed (an HTTP status such as 401, 429 or 5xx, a network
  *               error on one POST): the session may well be alive, so only the call fails.
@@ -22,7 +23,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describeCause } from '../errors.js';
 import { HeaderHookError } from './http-fetch.js';
-import { HandshakeTimeout, ServerErrorResponse, UnsupportedProtocolError } from './wire-client.js';
+import { HandshakeTimeout, MalformedAnswer, ServerErrorResponse, UnsupportedProtocolError } from './wire-client.js';
 
 export type WireFailure =
   | { readonly kind: 'timeout'; readonly message: string }
@@ -44,7 +45,7 @@ export function classifyWireError(error: unknown): WireFailure {
   }
   if (error instanceof HandshakeTimeout) return { kind: 'timeout', message };
   if (isZodError(error)) return { kind: 'protocol', message: 'the server sent a result that is not valid MCP' };
-  if (error instanceof UnsupportedProtocolError) return { kind: 'protocol', message };
+  if (error instanceof UnsupportedProtocolError || error instanceof MalformedAnswer) return { kind: 'protocol', message };
   if (error instanceof HeaderHookError) return { kind: 'hook', message };
   if (error instanceof StreamableHTTPError) {
     // Servers answer a session they no longer know with 404 (the spec) or 400 (the SDK's own
