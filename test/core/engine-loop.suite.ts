@@ -398,6 +398,24 @@ export function engineLoopSuite(h: SuiteHarness): void {
       }
     });
 
+    h.it('an adapter that throws instead of rejecting is read the same: retried when retryable, else model.failed', async () => {
+      let calls = 0;
+      const throwing = (retryable: boolean): ModelAdapter => ({
+        id: 'sync',
+        generate() {
+          calls += 1;
+          if (calls === 1 || !retryable) throw Object.assign(new Error('thrown, not rejected'), { retryable });
+          return Promise.resolve({ text: 'answered', toolCalls: [], stopReason: 'end' as const });
+        },
+      });
+      h.expect(completed(await runOnce({ adapters: [throwing(true)], defaults: { model: 'sync:m', retry: FAST } })).text).toBe('answered');
+      h.expect(calls).toBe(2);
+      calls = 0;
+      const error = failed(await runOnce({ adapters: [throwing(false)], defaults: { model: 'sync:m', retry: FAST } }), 'model.failed');
+      h.expect(error.message).toMatch(/thrown, not rejected/);
+      h.expect(calls).toBe(1);
+    });
+
     h.it('any other throw fails at once, naming adapter and model and no secret', async () => {
       const secretive = () => Object.assign(new Error('bad request'), { status: 400, headers: { authorization: 'Bearer sk-secret' }, retryable: 'yes' });
       const adapter = flaky(Infinity, secretive);

@@ -32,7 +32,8 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
       const request: ModelRequest = spawn.system === undefined ? { model: spawn.model, messages: history.slice(), tools } : { model: spawn.model, system: spawn.system, messages: history.slice(), tools };
       response = await callModel(spawn.adapter, request, run.controller.signal, retry);
       // Journaled before any of its tool calls is dispatched: a crash from here on never pays for this turn again.
-      await log.write(turnEntry(key, turn, response));
+      const writing = log.write(turnEntry(key, turn, response));
+      if (writing !== undefined) await writing;
       if (run.events.wants('turn:end')) {
         run.events.emit('turn:end', { runId: run.runId, agentKey: key, turn, ...(response.usage === undefined ? {} : { usage: response.usage }) });
       }

@@ -14,25 +14,48 @@ const DEFAULT_BASE_DELAY_MS = 250;
 const MAX_RETRIES = 10;
 const MAX_DELAY_MS = 30_000;
 
-export async function callModel(adapter: ModelAdapter, request: ModelRequest, signal: AbortSignal, policy: RetryPolicy = {}): Promise<ModelResponse> {
+export function callModel(adapter: ModelAdapter, request: ModelRequest, signal: AbortSignal, policy: RetryPolicy = {}): Promise<ModelResponse> {
+  if (signal.aborted) return Promise.reject(aborted(signal));
+  // The first attempt runs through no async frame of its own: most turns never retry, and on a
+  // fast adapter that frame cost as much as the rest of the turn's bookkeeping.
+  let first: Promise<unknown>;
+  try {
+    first = Promise.resolve(adapter.generate(request, signal));
+  } catch (error) {
+    first = Promise.reject(error);
+  }
+  return first.then(
+    (raw) => checked(adapter, request, raw),
+    (failure: unknown) => retrying(adapter, request, signal, policy, failure),
+  );
+}
+
+/** Attempts after the first: `failure` is what the latest one threw. */
+async function retrying(adapter: ModelAdapter, request: ModelRequest, signal: AbortSignal, policy: RetryPolicy, failure: unknown): Promise<ModelResponse> {
   const retries = Math.min(policy.maxRetries ?? DEFAULT_RETRIES, MAX_RETRIES);
   const base = policy.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
   for (let attempt = 0; ; attempt += 1) {
+    if (signal.aborted) throw aborted(signal);
+    if (!isRetryable(failure) || attempt >= retries) throw modelFailed(adapter.id, request.model, failure);
+    await abortableSleep(Math.min(base * 2 ** attempt * (0.5 + Math.random() / 2), MAX_DELAY_MS), signal, () => aborted(signal));
     if (signal.aborted) throw aborted(signal);
     let raw: unknown;
     try {
       raw = await adapter.generate(request, signal);
     } catch (error) {
-      if (signal.aborted) throw aborted(signal);
-      if (!isRetryable(error) || attempt >= retries) throw modelFailed(adapter.id, request.model, error);
-      await abortableSleep(Math.min(base * 2 ** attempt * (0.5 + Math.random() / 2), MAX_DELAY_MS), signal, () => aborted(signal));
+      failure = error;
       continue;
     }
-    try {
-      return checkResponse(raw);
-    } catch (error) {
-      throw modelFailed(adapter.id, request.model, error);
-    }
+    return checked(adapter, request, raw);
+  }
+}
+
+/** An answer that is no response is the adapter failing, never retried. */
+function checked(adapter: ModelAdapter, request: ModelRequest, raw: unknown): ModelResponse {
+  try {
+    return checkResponse(raw);
+  } catch (error) {
+    throw modelFailed(adapter.id, request.model, error);
   }
 }
 

@@ -77,7 +77,8 @@ export async function runTurnCalls(
     const approved = { signal, idempotencyKey: idempotencyKey(spawn, turn, index) };
     record(index, call, jsonResult(await settle(toolset, call, approval, resolution, approved)), approval.audit, approval.input, resolution);
   }
-  if (unjournaled.length > 0) await log.write(...unjournaled);
+  const writing = unjournaled.length > 0 ? log.write(...unjournaled) : undefined;
+  if (writing !== undefined) await writing;
   return results;
 }
 
