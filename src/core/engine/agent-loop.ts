@@ -8,7 +8,7 @@ import { RulvarError } from '../errors.js';
 import type { LiveRun } from './live-run.js';
 import type { Message, ModelRequest } from './model.js';
 import { callModel } from './model-call.js';
-import { entry, turnEntry } from './run-log.js';
+import { entry, turnEntry } from './entries.js';
 import type { Spawn } from './spawn.js';
 import { journaledResults, runTurnCalls } from './turn-calls.js';
 import type { AgentResult, RetryPolicy } from './types.js';

@@ -6,7 +6,8 @@
 import { RulvarError, cutText } from '../errors.js';
 import { closePassedDeadlines, hasPassed, timeoutEntry } from './deadlines.js';
 import type { JournalEntry, JournalStore, ResolvedBy } from './journal.js';
-import { RunLog, entry } from './run-log.js';
+import { entry } from './entries.js';
+import { RunLog } from './run-log.js';
 import type { ApprovalDecision, PendingApproval, ResolveOptions } from './types.js';
 import { isRecord } from '../records.js';
 

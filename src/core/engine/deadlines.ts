@@ -7,7 +7,8 @@
  * Durable Object's alarm calling one of those at `nextDeadline`).
  */
 import type { JournalEntry } from './journal.js';
-import { entry, type RunLog } from './run-log.js';
+import { entry } from './entries.js';
+import type { RunLog } from './run-log.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
 type ResolutionEntry = Extract<JournalEntry, { type: 'resolution' }>;

@@ -13,7 +13,8 @@ import { journalable } from './json-safe.js';
 import { LiveRun } from './live-run.js';
 import { memoryJournal } from './memory-journal.js';
 import type { ModelAdapter } from './model.js';
-import { RunLog, entry } from './run-log.js';
+import { entry } from './entries.js';
+import { RunLog } from './run-log.js';
 import type { ApprovalDecision, Engine, EngineOptions, ResolveOptions, RunHandle, RunOutcome, Workflow } from './types.js';
 import { createContext } from './workflow.js';
 

@@ -8,7 +8,8 @@
  */
 import { RulvarError } from '../errors.js';
 import { Emitter } from './events.js';
-import { entry, type RunLog } from './run-log.js';
+import { entry } from './entries.js';
+import type { RunLog } from './run-log.js';
 import type { JournalEntry } from './journal.js';
 import { pendingOf, normalizeDecision, type Resolution } from './approvals.js';
 import { atDeadline, deadlineOf, hasPassed, timeoutEntry } from './deadlines.js';

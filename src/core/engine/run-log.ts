@@ -7,9 +7,6 @@ import { RulvarError } from '../errors.js';
 import { JOURNAL_FORMAT, type JournalEntry, type JournalStore } from './journal.js';
 import { sealEntry } from './json-safe.js';
 import { APPEND_NOW, appendsNow } from './memory-journal.js';
-import type { ModelResponse } from './model.js';
-import type { PermissionAudit } from '../permissions/types.js';
-import type { ToolResult } from '../tools/types.js';
 
 type Of<T extends JournalEntry['type']> = Extract<JournalEntry, { type: T }>;
 
@@ -192,7 +189,16 @@ export class RunLog {
       case 'tool': {
         const byTurn = this.agent(entry.agent).tools;
         const turn = this.position(entry.turn, position);
-        (byTurn[turn] ??= [])[this.position(entry.index, position)] = entry;
+        const index = this.position(entry.index, position);
+        const results = byTurn[turn];
+        if (results !== undefined) results[index] = entry;
+        else {
+          // Sized for its first entry, which is almost always the turn's only one: a resume
+          // indexes one of these per turn, and `[]` grown by one grows to 17 slots.
+          const fresh = new Array<Of<'tool'>>(index + 1);
+          fresh[index] = entry;
+          byTurn[turn] = fresh;
+        }
         break;
       }
       case 'approval':
@@ -218,23 +224,3 @@ export class RunLog {
 const MAX_POSITION = 1_000_000;
 
 const never = (): boolean => false;
-
-/**
- * The two entries every model turn writes, built frozen: their members are already the
- * engine's own frozen JSON (a checked response; a jsonResult and an owned audit), so the
- * member-by-member check `sealEntry` makes of other entries would find nothing to copy.
- */
-export function turnEntry(agent: string, turn: number, response: ModelResponse): Of<'turn'> {
-  return Object.freeze({ v: JOURNAL_FORMAT, type: 'turn', agent, turn, response });
-}
-
-export function toolEntry(agent: string, turn: number, index: number, result: ToolResult, audit: PermissionAudit): Of<'tool'> {
-  return Object.freeze({ v: JOURNAL_FORMAT, type: 'tool', agent, turn, index, result, audit });
-}
-
-type Unversioned<E> = E extends JournalEntry ? Omit<E, 'v'> : never;
-
-/** Entries are written with the format version; a helper keeps call sites short. */
-export function entry<F extends Unversioned<JournalEntry>>(fields: F): F & { readonly v: typeof JOURNAL_FORMAT } {
-  return { v: JOURNAL_FORMAT, ...fields };
-}

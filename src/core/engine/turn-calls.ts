@@ -13,7 +13,7 @@ import type { JournalEntry } from './journal.js';
 import { jsonResult, ownJson } from './json-safe.js';
 import type { LiveRun } from './live-run.js';
 import type { ToolCallPart } from './model.js';
-import { entry, toolEntry } from './run-log.js';
+import { entry, toolEntry } from './entries.js';
 import type { Spawn } from './spawn.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;

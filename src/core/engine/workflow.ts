@@ -8,7 +8,7 @@ import { runAgent } from './agent-loop.js';
 import { journalable } from './json-safe.js';
 import type { LiveRun } from './live-run.js';
 import type { ModelAdapter } from './model.js';
-import { entry } from './run-log.js';
+import { entry } from './entries.js';
 import { completeSpawn, planSpawn } from './spawn.js';
 import type { AgentOptions, AgentResult, EngineOptions, Workflow, WorkflowContext } from './types.js';
 
