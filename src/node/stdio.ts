@@ -9,7 +9,7 @@ import process from 'node:process';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { answeredId } from '../core/mcp/answer-shape.js';
+import { markedAnswer } from '../core/mcp/answer-shape.js';
 import { MAX_MESSAGE_BYTES } from '../core/mcp/body-limit.js';
 import type { StdioMcpConfig } from '../core/mcp/config-types.js';
 import { inheritedEnvironment } from './environment.js';
@@ -121,10 +121,14 @@ export class StdioTransport implements Transport {
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (parsed.success) this.onmessage?.(parsed.data);
-    // An answer the schema refuses still names the request it answers: handed on, the client
-    // settles that request as malformed at once instead of leaving it to its timer.
-    else if (answeredId(value) !== undefined) this.onmessage?.(value as JSONRPCMessage);
+    if (parsed.success) {
+      this.onmessage?.(parsed.data);
+      return;
+    }
+    // An answer the schema refuses still names the request it answers: its stand-in settles
+    // that request as malformed at once instead of leaving it to its timer.
+    const marked = markedAnswer(value);
+    if (marked !== undefined) this.onmessage?.(marked);
     else this.onerror?.(new Error('the server wrote a line that is not a JSON-RPC message'));
   }
 }

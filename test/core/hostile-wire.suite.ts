@@ -6,7 +6,7 @@
  * each wire the runtime offers (in process, and over a loopback socket in Node and workerd).
  */
 import { serverErrorServer } from '../fixtures/hostile-wire.js';
-import { drop, hang, rpcError, status } from '../fixtures/wire-rules.js';
+import { drop, hang, rpcError, rpcResult, sseAnswer, status } from '../fixtures/wire-rules.js';
 import { flavours } from './flavours.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, pick, run } from './helpers.js';
@@ -67,6 +67,37 @@ function sessionCases(h: SuiteHarness, wire: Wire): void {
     const list = pick(await source.tools(), 'list_notes');
     for (let i = 0; i < 2; i += 1) h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'server_error' });
     h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
+  });
+
+  const malformed = [
+    ['a result that is an array', { result: [] }, 'a result that is an array, not an object'],
+    ['an error that is a string', { error: 'boom' }, 'an error that is a string, not an object'],
+    ['jsonrpc "1.0"', { jsonrpc: '1.0', result: { content: [] } }, 'an answer whose jsonrpc is not "2.0"'],
+  ] as const;
+  for (const [what, fields, names] of malformed) {
+    h.it(`a call answered inside an SSE stream with ${what} is a server_error at once; the session is kept`, async () => {
+      await using endpoint = await wire.serve('workbench', { rules: [{ on: 'tools/call', nth: [1], reply: sseAnswer(fields) }] });
+      await using source = mcp({ transport: 'streamable-http', url: endpoint.url, http: endpoint.http, timeouts: { callMs: 30_000 } });
+      const list = pick(await source.tools(), 'list_notes');
+      const started = Date.now();
+      const failed = await run(h, list, {});
+      h.expect(Date.now() - started).toBeLessThan(5_000);
+      h.expect(failed).toMatchObject({ isError: true, reason: 'server_error' });
+      h.expect(failed.output).toContain(`the server answered with ${names}`);
+      h.expect(await run(h, list, {})).toMatchObject({ isError: false });
+      h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
+    });
+  }
+
+  h.it('a call answered with a JSON body whose result is an array fails at once as not valid MCP', async () => {
+    await using endpoint = await wire.serve('workbench', { rules: [{ on: 'tools/call', nth: [1], reply: rpcResult([]) }] });
+    await using source = mcp({ transport: 'streamable-http', url: endpoint.url, http: endpoint.http, timeouts: { callMs: 30_000 } });
+    const list = pick(await source.tools(), 'list_notes');
+    const started = Date.now();
+    const failed = await run(h, list, {});
+    h.expect(Date.now() - started).toBeLessThan(5_000);
+    h.expect(failed).toMatchObject({ isError: true, reason: 'server_error' });
+    h.expect(await run(h, list, {})).toMatchObject({ isError: false });
   });
 
   h.it('a 503 on one call fails that call; the session is kept', async () => {

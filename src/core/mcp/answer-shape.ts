@@ -5,10 +5,12 @@
  * define, a `jsonrpc` other than "2.0") is reported as an unknown message, and the request
  * waits for its timer. A server answering every call that way would hold each call for the
  * whole of `callMs` and then read as a timeout. The wire client uses these checks to settle
- * such a request at once, as the protocol error it is (wire-client.ts), and the stdio
- * transport to pass such a line on instead of dropping it (src/node/stdio.ts).
+ * such a request at once, as the protocol error it is (wire-client.ts). Transports that parse
+ * what they receive (stdio, an SSE stream) would drop such a message before the client saw
+ * it; they hand on `markedAnswer` in its place, an error response for the same id that the
+ * client reads as the malformed answer it stands for.
  */
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../records.js';
 
 /** The request id a parsed message answers, or undefined when it is no answer at all. */
@@ -49,6 +51,28 @@ export function answerDefect(message: Record<string, unknown>): string | undefin
   } catch {
     return 'an answer that cannot be read';
   }
+}
+
+/** Where a marked answer says what was wrong (see markedAnswer). */
+const MARK = 'rulvar.malformedAnswer';
+
+/**
+ * For a parsed message that answers a request but is no JSON-RPC response, the error
+ * response a transport hands on in its place; undefined for anything else. A server could
+ * send such a mark itself: it would only have its error read as malformed, which it is not
+ * worse off for.
+ */
+export function markedAnswer(message: unknown): JSONRPCErrorResponse | undefined {
+  const id = answeredId(message);
+  if (id === undefined) return undefined;
+  const defect = answerDefect(message as Record<string, unknown>);
+  if (defect === undefined) return undefined;
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: defect, data: { [MARK]: true } } };
+}
+
+/** The defect a marked answer's error stands for; undefined for any other error. */
+export function markedDefect(error: { readonly message: string; readonly data?: unknown }): string | undefined {
+  return isRecord(error.data) && error.data[MARK] === true ? error.message : undefined;
 }
 
 function kindOf(value: unknown): string {

@@ -6,6 +6,8 @@
  *
  * Every value injected is handed to the source's Redactor first: whatever the server echoes
  * back (in an error body, a JSON-RPC message, a tool result) is scrubbed before anyone sees it.
+ * Every response is capped in size (body-limit.ts) and an SSE stream has its malformed
+ * answers replaced by stand-ins the client settles at once (sse-answers.ts).
  *
  * With an http.authProvider the SDK sends requests of its own (OAuth metadata, registration,
  * token) through this fetch too. The hook's headers go only to the MCP server's origin, never
@@ -17,6 +19,7 @@ import { limitResponse } from './body-limit.js';
 import { HttpAuthError, describeRefusal, parseChallenge } from './challenge.js';
 import type { FetchLike, HeaderHook, HeaderRecord } from './config-types.js';
 import type { Redactor } from './redact.js';
+import { repairSseAnswers } from './sse-answers.js';
 
 /**
  * The host's header hook failed, or produced something that cannot be sent. The session is
@@ -44,7 +47,7 @@ export function createHeaderFetch(
 ): FetchLike {
   // Resolve global fetch per call, not at construction: tests and hosts may replace it.
   const raw: FetchLike = baseFetch ?? ((input, init) => fetch(input, init));
-  const send: FetchLike = async (input, init) => refuseUnauthorized(limitResponse(await raw(input, init), onOverflow), input, endpoint);
+  const send: FetchLike = async (input, init) => refuseUnauthorized(repairSseAnswers(limitResponse(await raw(input, init), onOverflow)), input, endpoint);
   if (headers === undefined) return send;
   return async (input, init) => {
     if (new URL(String(input)).origin !== endpoint.url.origin) return send(input, init);

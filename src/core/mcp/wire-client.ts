@@ -26,7 +26,7 @@ import {
   type ClientResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { withDeadline } from '../async.js';
-import { answerDefect, answeredId } from './answer-shape.js';
+import { answerDefect, answeredId, markedDefect } from './answer-shape.js';
 
 export const CLIENT_INFO = Object.freeze({ name: '@rulvar/core', version: '0.1.0' });
 
@@ -102,8 +102,11 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
       }
       if (!('error' in message)) return;
       // answerDefect passed it: an integer code and a string message.
-      const { code, message: text } = message.error as { code: number; message: string };
-      entry.error = { code, message: text };
+      const error = message.error as { code: number; message: string; data?: unknown };
+      // A transport's stand-in for an answer it could not pass on (answer-shape.ts).
+      const marked = markedDefect(error);
+      if (marked !== undefined) entry.defect = marked;
+      else entry.error = { code: error.code, message: error.message };
     };
     await super.connect(transport);
   }
