@@ -42,6 +42,13 @@ describe('SSE answers', () => {
     expect(await through([stream])).toBe(stream);
   });
 
+  it('does not look into an event of more than 256 lines: it passes as it came', async () => {
+    const long = `${': pad\n'.repeat(256)}data: {"jsonrpc":"2.0","id":4,"result":[]}\n\n`;
+    expect(await through([long])).toBe(long);
+    const short = `${': pad\n'.repeat(255)}data: {"jsonrpc":"2.0","id":4,"result":[]}\n\n`;
+    expect(await through([short])).toContain('rulvar.malformedAnswer');
+  });
+
   it('passes an unfinished last event on as it is, and leaves other content types alone', async () => {
     expect(await through([`${GOOD}data: {"jsonrpc":"2.0","id":3,"result":[]}`])).toBe(`${GOOD}data: {"jsonrpc":"2.0","id":3,"result":[]}`);
     expect(await through(['{"jsonrpc":"2.0","id":1,"result":[]}'], 'application/json')).toBe('{"jsonrpc":"2.0","id":1,"result":[]}');

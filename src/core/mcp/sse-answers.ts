@@ -33,32 +33,38 @@ export function repairSseAnswers(response: Response): Response {
   return new Response(response.body.pipeThrough(repair), { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** One complete event: its text as it came (blank line included) and its lines. */
+/**
+ * One complete event: its text as it came (blank line included), its type, its data lines,
+ * and its other lines (id, retry, comments) for a rewrite. `untold` when it had more lines
+ * than are worth keeping apart: such an event is passed on as it came, never rewritten.
+ */
 interface SseEvent {
   readonly text: string;
-  readonly lines: readonly string[];
+  readonly type: string;
+  readonly data: readonly string[];
+  readonly others: readonly string[];
+  readonly untold: boolean;
 }
+
+/**
+ * A JSON-RPC message takes one data line, and a few more fields at most. Past this many
+ * lines an event is not looked into: a hostile stream of short lines would otherwise cost
+ * an array slot per line on top of its bytes.
+ */
+const MAX_LINES = 256;
 
 /** The event's text, or, for a malformed answer, the event with its data replaced. */
 function repaired(event: SseEvent): string {
-  let type = '';
-  const data: string[] = [];
-  for (const line of event.lines) {
-    const [name, value] = field(line);
-    if (name === 'event') type = value;
-    else if (name === 'data') data.push(value);
-  }
-  if ((type !== '' && type !== 'message') || data.length === 0) return event.text;
+  if (event.untold || (event.type !== '' && event.type !== 'message') || event.data.length === 0) return event.text;
   let message: unknown;
   try {
-    message = JSON.parse(data.join('\n'));
+    message = JSON.parse(event.data.join('\n'));
   } catch {
     return event.text;
   }
   const marked = markedAnswer(message);
   if (marked === undefined) return event.text;
-  const kept = event.lines.filter((line) => field(line)[0] !== 'data');
-  return `${[...kept, `data: ${JSON.stringify(marked)}`].join('\n')}\n\n`;
+  return `${[...event.others, `data: ${JSON.stringify(marked)}`].join('\n')}\n\n`;
 }
 
 /** A line's field name and value (one leading space dropped); a comment has the name ''. */
@@ -73,18 +79,21 @@ function field(line: string): [string, string] {
 const LINE_END = /\r\n|\r|\n/g;
 
 /**
- * Splits decoded text into complete events, linear in the text: each chunk is scanned once
- * and the pieces of an unfinished line or event are joined only when it completes.
+ * Splits decoded text into complete events, linear in the text: each chunk is scanned once,
+ * an event's text is kept as one slice per chunk, and the pieces of a line that spans chunks
+ * are joined only when it ends.
  */
 class EventSplitter {
-  /** The current line's pieces, and the current event's lines and raw text pieces. */
-  private line: string[] = [];
-  private lines: string[] = [];
   private raw: string[] = [];
+  private line: string[] = [];
+  private type = '';
+  private data: string[] = [];
+  private others: string[] = [];
+  private lines = 0;
   /** The last chunk ended in CR: an LF starting the next one belongs to that line end. */
   private afterCR = false;
   /** An event completed by that CR, held until the next chunk says whether an LF follows. */
-  private held: { text: string; readonly lines: readonly string[] } | undefined;
+  private held: { text: string; readonly event: Omit<SseEvent, 'text'> } | undefined;
 
   push(text: string): SseEvent[] {
     const done: SseEvent[] = [];
@@ -95,37 +104,53 @@ class EventSplitter {
       start = 1;
     }
     this.afterCR = false;
-    if (this.held !== undefined) done.push(this.held);
+    if (this.held !== undefined) done.push({ ...this.held.event, text: this.held.text });
     this.held = undefined;
+    let eventFrom = start;
     LINE_END.lastIndex = start;
     for (let end = LINE_END.exec(text); end !== null; end = LINE_END.exec(text)) {
       // A CR that ends the chunk may be the first half of a CRLF: decided by the next chunk.
       const open = end[0] === '\r' && end.index === text.length - 1;
       this.afterCR = open;
       this.line.push(text.slice(start, end.index));
-      this.raw.push(text.slice(start, LINE_END.lastIndex));
       start = LINE_END.lastIndex;
-      const line = this.line.join('');
+      const line = this.line.length === 1 ? (this.line[0] as string) : this.line.join('');
       this.line = [];
       if (line !== '') {
-        this.lines.push(line);
+        this.take(line);
         continue;
       }
-      const event = { text: this.raw.join(''), lines: this.lines };
-      if (open) this.held = event;
-      else done.push(event);
-      this.lines = [];
+      this.raw.push(text.slice(eventFrom, start));
+      eventFrom = start;
+      const event = { type: this.type, data: this.data, others: this.others, untold: this.lines > MAX_LINES };
+      const eventText = this.raw.join('');
+      if (open) this.held = { text: eventText, event };
+      else done.push({ ...event, text: eventText });
       this.raw = [];
+      this.type = '';
+      this.data = [];
+      this.others = [];
+      this.lines = 0;
     }
-    if (start < text.length) {
-      this.line.push(text.slice(start));
-      this.raw.push(text.slice(start));
-    }
+    if (start < text.length) this.line.push(text.slice(start));
+    if (eventFrom < text.length) this.raw.push(text.slice(eventFrom));
     return done;
   }
 
   /** What is held at the end of the stream: a complete event, if any, then an unfinished one. */
   finish(): { readonly complete: SseEvent | undefined; readonly rest: string } {
-    return { complete: this.held, rest: this.raw.join('') };
+    const complete = this.held === undefined ? undefined : { ...this.held.event, text: this.held.text };
+    return { complete, rest: this.raw.join('') };
+  }
+
+  private take(line: string): void {
+    this.lines += 1;
+    if (this.lines > MAX_LINES) return;
+    const [name, value] = field(line);
+    if (name === 'data') this.data.push(value);
+    else {
+      if (name === 'event') this.type = value;
+      this.others.push(line);
+    }
   }
 }
