@@ -7,7 +7,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Engine, JournalEntry, JournalStore, McpToolSource, PendingApproval, RunHandle, RunOutcome, ToolDef, ToolResult, ToolSource } from '../../src/core/index.js';
+import type { Engine, JournalEntry, JournalStore, McpToolSource, Message, PendingApproval, RunHandle, RunOutcome, ToolDef, ToolResult, ToolSource } from '../../src/core/index.js';
 import { scripted, type ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import type { SuiteHarness } from './harness.js';
 import { caught, sleep } from './helpers.js';
@@ -732,6 +732,58 @@ export function engineDurableSuite(h: SuiteHarness): void {
       expectCompleted(h, await again.result);
       expect(third).toEqual([]);
       expect([model.calls, note.runs, pay.runs]).toEqual([3, 1, 1]);
+    });
+  });
+
+  h.describe('engine durability: an ended agent on resume', () => {
+    const twoAgents = (note: ToolDef, pay: ToolDef, histories: unknown[]) =>
+      defineWorkflow({ name: 'two-agents' }, async (ctx) => {
+        const first = await ctx.agent('first', { tools: [note] });
+        histories.push(first.history);
+        const second = await ctx.agent('second', { tools: [pay] });
+        return [first.text, first.turns, second.text];
+      });
+    const scripts = { first: [call('note', { n: 1 }), 'first done'], second: [call('pay', { amount: 2 }), 'second done'] };
+
+    h.it('is taken from the journal: no model call, no tool run, the same frozen history as it had live', async () => {
+      const journal = memoryJournal();
+      const [note, pay] = [counted('note'), counted('pay', { needsApproval: true })];
+      const histories: unknown[] = [];
+      const log: string[] = [];
+      const model = byPrompt(scripts, log);
+      const wf = twoAgents(note.def, pay.def, histories);
+      const handle = engineOver(journal, model).run(wf, null);
+      const [approval] = expectSuspended(h, await handle.result);
+      const engine = engineOver(journal, model);
+      await engine.resolveExternal(handle.runId, approval!.key, 'allow');
+      expect(expectCompleted(h, await engine.resume(handle.runId, wf).result)).toEqual(['first done', 2, 'second done']);
+      expect(log).toEqual(['first 0', 'first 1', 'second 0', 'second 1']);
+      expect([note.runs, pay.runs]).toEqual([1, 1]);
+      expect(histories).toHaveLength(2);
+      expect(histories[1]).toEqual(histories[0]);
+      const replayed = histories[1] as Message[];
+      expect(replayed.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      expect(replayed.every((m) => Object.isFrozen(m) && (m.role !== 'tool' || Object.isFrozen(m.results)))).toBe(true);
+    });
+
+    h.it('whose journal lacks one of its results is replayed, and only what is missing runs again', async () => {
+      const source = memoryJournal();
+      const [note, pay] = [counted('note'), counted('pay', { needsApproval: true })];
+      const histories: unknown[] = [];
+      const model = byPrompt(scripts);
+      const wf = twoAgents(note.def, pay.def, histories);
+      const handle = engineOver(source, model).run(wf, null);
+      const [approval] = expectSuspended(h, await handle.result);
+      // The first agent's end is journaled, its one tool result is not.
+      const kept = (await source.load(handle.runId)).filter((e) => !(e.type === 'tool' && e.result.toolName === 'note'));
+      expect(kept.some((e) => e.type === 'agent:end')).toBe(true);
+      const journal = memoryJournal();
+      await journal.append(handle.runId, kept, 0);
+      const engine = engineOver(journal, model);
+      await engine.resolveExternal(handle.runId, approval!.key, 'allow');
+      expect(expectCompleted(h, await engine.resume(handle.runId, wf).result)).toEqual(['first done', 2, 'second done']);
+      expect([note.runs, pay.runs]).toEqual([2, 1]);
+      expect(histories[1]).toEqual(histories[0]);
     });
   });
 

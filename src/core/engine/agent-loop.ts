@@ -8,6 +8,7 @@ import { RulvarError } from '../errors.js';
 import type { LiveRun } from './live-run.js';
 import type { Message, ModelRequest } from './model.js';
 import { callModel } from './model-call.js';
+import { endedAgentResult } from './ended-agent.js';
 import { entry, turnEntry } from './entries.js';
 import type { Spawn } from './spawn.js';
 import { journaledResults, runTurnCalls } from './turn-calls.js';
@@ -21,6 +22,9 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
     await log.write(entry({ type: 'spawn', agent: key, ...identity, prompt: spawn.prompt, authorityHash: toolset.authorityHash }));
     run.events.emit('agent:start', { runId: run.runId, agentKey: key, ...identity });
   }
+  const ended = log.agentEnds.get(key);
+  const whole = ended === undefined ? undefined : endedAgentResult(ended, log.agent(key), spawn.prompt, toolset.toolsetHash);
+  if (whole !== undefined) return whole;
   // Messages are frozen like the journaled values they hold: a request's messages and the
   // history an agent returns are read-only, live and replayed alike.
   const history: Message[] = [Object.freeze({ role: 'user', text: spawn.prompt })];
