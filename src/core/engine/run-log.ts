@@ -40,9 +40,8 @@ export class RunLog {
     const loaded = await store.load(runId);
     if (!Array.isArray(loaded)) throw new RulvarError('journal.corrupt', `the journal store did not return a list for run ${JSON.stringify(runId)}`);
     // The engine only ever holds frozen journal values, whichever store they came from.
-    const entries = loaded.map((entry, i) => log.frozen(entry, i));
-    entries.forEach((entry, i) => log.index(entry, i));
-    log.length = entries.length;
+    for (let i = 0; i < loaded.length; i += 1) log.index(log.frozen(loaded[i] as JournalEntry, i), i);
+    log.length = loaded.length;
     return log;
   }
 
