@@ -165,6 +165,21 @@ export function engineFrozenSuite(h: SuiteHarness): void {
       ['a tool index that is not an integer', { v: 1, type: 'tool', agent: 'a-0', turn: 0, index: 0.5, result: {}, audit: {} }],
       ['a value JSON cannot hold', { v: 1, type: 'step', name: 's', value: 10n }],
     ];
+    h.it('a list with a hole in it: resume refuses, naming the hole, before the workflow runs', async () => {
+      let ran = false;
+      const wf = defineWorkflow({ name: 'w' }, async () => {
+        ran = true;
+        return 'ran';
+      });
+      const sparse: JournalEntry[] = [start as JournalEntry];
+      sparse[2] = { v: 1, type: 'step', name: 's', value: 1 } as JournalEntry;
+      const outcome = await createEngine({ adapters: [scripted([])], journal: { load: async () => sparse, append: async () => undefined } }).resume('r', wf).result;
+      const error = outcome.status === 'failed' ? outcome.error : undefined;
+      expect(RulvarError.is(error) && error.code).toBe('journal.corrupt');
+      expect(String(error?.message)).toMatch(/entry 1/);
+      expect(ran).toBe(false);
+    });
+
     for (const [what, bad] of cases) {
       h.it(`${what}: resume refuses before the workflow runs`, async () => {
         let ran = false;
