@@ -191,7 +191,7 @@ export function renderBlock(report: Report): string {
         misses.length === 0
           ? 'Every target was met in this run.'
           : `Missed in this run: ${misses.join('; ')}.`,
-        'Past the sweep, resolving is admission (one canonical-order private copy of each schema), the `toolsetHash` (whose own floor, `JSON.stringify` plus one SHA-256, costs about what the raw sweep does) and the collector; what separates a call from the raw request is allocation in validation and the call path; the engine run pays a journal (two frozen entries per turn) that the hand loop does not keep.',
+        'The bound rows say where a target cannot be met by any implementation: past the sweep, resolving must hash what it imports, and `JSON.stringify` plus one SHA-256 of the listed contracts alone takes the sweep past 2× from 1,000 tools up; the rest of resolving is admission (one canonical-order private copy of each schema) and the collector. An engine must journal each turn, and keeping just the JSON text of each response and result takes the hand loop past 1.15×; the rest of the engine run is its copies, frozen entries, events and the spawn. Resume replays an ended agent from its journal entries without rebuilding its turns; what is left is loading and indexing the entries and keying the spawn.',
       ].join(' '),
     ),
   ].join('\n');
