@@ -352,6 +352,21 @@ export function engineLoopSuite(h: SuiteHarness): void {
       h.expect(seen.map((signal) => signal.aborted)).toEqual([true]);
     });
 
+    h.it("a settled run aborts the signal its tools got, with run.aborted naming the status, and leaves the runtime's stack limit as it was", async () => {
+      const errors = Error as { stackTraceLimit?: unknown };
+      const before = errors.stackTraceLimit;
+      const signals: AbortSignal[] = [];
+      const keep = tool({ name: 'keep', description: 'keeps its signal', parameters: ANY, execute: (_input: unknown, context) => (signals.push(context.signal), 'kept') });
+      const outcome = await runOnce({ adapters: [scripted([{ toolCalls: [{ id: 'c', name: 'keep', input: {} }] }, 'done'])], defaults: { model: 'scripted:m' } }, { tools: [keep] });
+      completed(outcome);
+      h.expect(signals).toHaveLength(1);
+      h.expect(signals[0]?.aborted).toBe(true);
+      const reason: unknown = signals[0]?.reason;
+      h.expect((reason as RulvarError).code).toBe('run.aborted');
+      h.expect((reason as RulvarError).message).toMatch(/^run .+ settled completed$/);
+      h.expect(errors.stackTraceLimit).toBe(before);
+    });
+
     h.it('an already aborted signal settles the run before any model call or journal write', async () => {
       const model = scripted(['never']);
       const journal = memoryJournal();
