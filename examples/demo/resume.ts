@@ -26,10 +26,11 @@ try {
   const calls = [Number(callsBefore), model.calls];
   const runs = [Number(runsBefore), ran.count];
   const turns = entries.filter((e) => e.type === 'turn').length;
-  const results = entries.filter((e) => e.type === 'tool').length;
+  // A denied call or one refused for its input is journaled with its error result, but it never ran.
+  const results = entries.filter((e) => e.type === 'tool' && e.result.reason !== 'denied' && e.result.reason !== 'invalid_input').length;
   const sum = (pair: number[]) => pair.reduce((a, b) => a + b, 0);
   console.log(`Model calls: ${calls.join(' + ')} = ${sum(calls)} for ${turns} journaled turns (${sum(calls) === turns ? 'none requested twice' : 'SOME REQUESTED TWICE'}).`);
-  console.log(`Tool runs: ${runs.join(' + ')} = ${sum(runs)} for ${results} journaled results (${sum(runs) === results ? 'none run twice' : 'SOME RUN TWICE'}).`);
+  console.log(`Tool runs: ${runs.join(' + ')} = ${sum(runs)} for ${results} journaled results of calls that ran (${sum(runs) === results ? 'none run twice' : 'SOME RUN TWICE'}).`);
 } finally {
   await closeNotes();
   await rm(dir, { recursive: true, force: true });
