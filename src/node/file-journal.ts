@@ -7,8 +7,8 @@
  *   2. under it, find the end of the last whole line and count the entries before it;
  *   3. append: refuse with `journal.conflict` unless that count is `expectedLength`; cut off a
  *      torn tail; write the line at that end (one positional write, continued only if the
- *      disk takes less); fsync the file (and the directory when this append created the
- *      file); only then resolve;
+ *      disk takes less); fsync the file, and the directory the first time this journal
+ *      appends to that file (see below); only then resolve;
  *   4. release the lock.
  * Why it holds on Linux and macOS (local file systems): link(2) and rename(2) are atomic there,
  * so two processes never hold the lock at once (journal-lock.ts has the one residual race),
@@ -26,6 +26,12 @@
  * under the lock and cuts only what lies past it), so on the same file a remembered end is
  * still a whole-line end with the same entries before it, and only what follows it is read.
  * A different file (replaced) or a shorter one (cut outside the protocol) is read whole.
+ *
+ * A run file's name is durable only once its directory is fsync'd. Doing that only when an
+ * append creates the file is not enough: a process killed between creating it and syncing the
+ * directory leaves a file whose name every later append would trust. So each journal syncs the
+ * directory on its first append to a file (by identity), and the parents of directories it
+ * had to create, before that append resolves.
  */
 import path from 'node:path';
 import { ConfigError, RulvarError, describeCause } from '../core/errors.js';
@@ -49,6 +55,8 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
   }
   const dir = path.resolve(options.dir);
   const seen = new Map<string, { identity: string; end: LinePosition }>();
+  /** Identities of run files whose name this journal made durable; bounded like `seen`. */
+  const named = new Set<string>();
   const queues = new Map<string, Promise<unknown>>();
 
   const remember = (runId: string, identity: string, end: LinePosition) => {
@@ -75,7 +83,7 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
 
   const runPath = (runId: string) => path.join(dir, `${runId}.jsonl`);
   const lockOf = (runId: string) => `${runPath(runId)}.lock`;
-  const named = (runId: string) => `run ${JSON.stringify(runId)}`;
+  const nameOf = (runId: string) => `run ${JSON.stringify(runId)}`;
 
   return {
     // async, so that a refused run id is a rejection like every other failure, not a throw.
@@ -90,7 +98,7 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
           throw error;
         }
         try {
-          return await withLock(fs, lockOf(id), named(id), async () => {
+          return await withLock(fs, lockOf(id), nameOf(id), async () => {
             const { size, identity } = await file.stat();
             const { entries, end } = await scanLines(file, START_OF_FILE, size, id);
             remember(id, identity, end);
@@ -107,21 +115,26 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
       const line = encodeLine(id, entries);
       return inTurn(id, async () => {
         // Every time, not once: a directory removed under a long-lived process comes back.
-        await fs.mkdirs(dir);
-        await withLock(fs, lockOf(id), named(id), async () => {
+        const madeDirs = await fs.mkdirs(dir);
+        if (madeDirs !== undefined) await syncNewDirs(fs, madeDirs, dir);
+        await withLock(fs, lockOf(id), nameOf(id), async () => {
           const { file, created } = await fs.openOrCreate(runPath(id));
           try {
             const { size, identity } = await file.stat();
             const end = await wholeEnd(id, file, size, identity);
             if (end.entries !== expectedLength) {
-              throw new RulvarError('journal.conflict', `${named(id)} has ${end.entries} journal entries, not the ${expectedLength} this append expected`);
+              throw new RulvarError('journal.conflict', `${nameOf(id)} has ${end.entries} journal entries, not the ${expectedLength} this append expected`);
             }
             if (line === undefined) return;
             if (end.offset < size) await file.truncate(end.offset);
             try {
               await writeWhole(file, line, end.offset);
               await file.sync();
-              if (created) await fs.syncDir(dir);
+              if (created || !named.has(identity)) {
+                await fs.syncDir(dir);
+                named.add(identity);
+                if (named.size > REMEMBERED_RUNS) named.delete(named.values().next().value as string);
+              }
             } catch (error) {
               // Nothing half-applied: cut back to where the append began (and forget the end,
               // so a cut that failed too is found by the next read rather than trusted).
@@ -160,6 +173,19 @@ function encodeLine(runId: string, entries: JournalEntry[]): Uint8Array | undefi
     throw new ConfigError('config.invalid_value', `fileJournal: an append to run ${JSON.stringify(runId)} is ${line.byteLength} bytes as JSON, over the ${MAX_LINE_BYTES} one journal line may hold`);
   }
   return line;
+}
+
+/**
+ * A directory's name is durable once its parent is fsync'd: sync the parent of every directory
+ * `mkdirs` created, from `dir`'s parent up to the parent of the outermost one (`dir` itself is
+ * synced once its run file is named in it).
+ */
+async function syncNewDirs(fs: JournalFs, outermost: string, dir: string): Promise<void> {
+  const top = path.dirname(outermost);
+  for (let parent = path.dirname(dir); ; parent = path.dirname(parent)) {
+    await fs.syncDir(parent);
+    if (parent === top || parent === path.dirname(parent)) return;
+  }
 }
 
 /** write(2) may write less than asked (a nearly full disk); the rest follows until all is written. */

@@ -21,8 +21,8 @@ export interface JournalFile {
 }
 
 export interface JournalFs {
-  /** Creates `dir` and its missing parents. */
-  mkdirs(dir: string): Promise<void>;
+  /** Creates `dir` and its missing parents; resolves to the outermost one it created, if any. */
+  mkdirs(dir: string): Promise<string | undefined>;
   /** An existing file for reading; rejects ENOENT when there is none. */
   openExisting(path: string): Promise<JournalFile>;
   /** For reading and writing; `created` says whether this call made the file. */
@@ -52,9 +52,7 @@ function wrap(handle: FileHandle): JournalFile {
 }
 
 export const nodeJournalFs: JournalFs = {
-  async mkdirs(dir) {
-    await mkdir(dir, { recursive: true });
-  },
+  mkdirs: (dir) => mkdir(dir, { recursive: true }),
   openExisting: async (path) => wrap(await open(path, 'r')),
   async openOrCreate(path) {
     // Not O_APPEND: the journal writes at the end of the last whole line, over a torn tail.

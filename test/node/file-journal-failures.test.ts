@@ -92,6 +92,38 @@ describe('fileJournal: a failed write applies nothing', () => {
   });
 });
 
+describe('fileJournal: names made durable', () => {
+  /** The real file system, recording every directory it fsyncs. */
+  function recordingSyncs(): { fs: JournalFs; synced: string[] } {
+    const synced: string[] = [];
+    return { synced, fs: { ...nodeJournalFs, syncDir: (target) => (synced.push(target), nodeJournalFs.syncDir(target)) } };
+  }
+
+  it('fsyncs the parent of every directory it creates, and the run directory once its file is named', async () => {
+    const deep = path.join(dir, 'a', 'b', 'journals');
+    const { fs, synced } = recordingSyncs();
+    const journal = createFileJournal({ dir: deep }, fs);
+    await journal.append('r1', [step('a')], 0);
+    expect(synced.sort()).toEqual([dir, path.join(dir, 'a'), path.join(dir, 'a', 'b'), deep].sort());
+    synced.length = 0;
+    await journal.append('r1', [step('b')], 1);
+    expect(synced).toEqual([]);
+  });
+
+  it('a run file it did not create is synced into its directory on this journal\'s first append to it', async () => {
+    // A process killed between creating the file and syncing the directory leaves a name no
+    // later fsync of the file makes durable: the next journal to append must sync the directory.
+    writeFileSync(path.join(dir, 'r1.jsonl'), `${JSON.stringify(step('a'))}\n`);
+    const { fs, synced } = recordingSyncs();
+    const journal = createFileJournal({ dir }, fs);
+    await journal.append('r1', [step('b')], 1);
+    expect(synced).toEqual([dir]);
+    await journal.append('r1', [step('c')], 2);
+    expect(synced).toEqual([dir]);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b'), step('c')]);
+  });
+});
+
 describe('fileJournal: locks nobody will release', () => {
   const lockOf = (runId: string) => path.join(dir, `${runId}.jsonl.lock`);
 
