@@ -5,8 +5,12 @@
  *   - a model turn or a tool result already journaled is never requested or run again;
  *   - whatever a process requested or ran and did not journal, it was killed before it could
  *     (the at-least-once window: the request or the side effect happened, its entry did not);
+ *   - a killed process leaves at most one thing in that window: its turns and calls run one
+ *     after the other, each journaled before the next begins, so an engine that put off
+ *     journaling (results kept until the agent ends) would leave several;
  *   - across processes, each turn was requested, and each call run, once plus the number of
- *     times it fell into that window.
+ *     times it fell into that window;
+ *   - every execution of a call carried the same idempotency key, and no two calls shared one.
  */
 import { readFileSync } from 'node:fs';
 import type { JournalEntry } from '../../src/core/engine/journal.js';
@@ -66,7 +70,8 @@ function byTag(file: string): Map<string, string[]> {
  */
 export function account(processes: readonly Process[], requestsFile: string, effectsFile: string): Repeats {
   const requests = byTag(requestsFile);
-  const effects = byTag(effectsFile);
+  const effects = idempotencyChecked(byTag(effectsFile));
+  const windowed = new Map<string, string[]>();
   const check = (
     what: string,
     done: Map<string, string[]>,
@@ -83,6 +88,7 @@ export function account(processes: readonly Process[], requestsFile: string, eff
         if (journaled(p.before).has(item)) throw new Error(`${p.tag} made ${what} ${item} although it was journaled before it started`);
         if (journaled(p.after).has(item)) continue;
         if (!p.killed) throw new Error(`${p.tag} made ${what} ${item}, was not killed, and did not journal it`);
+        windowed.set(p.tag, [...(windowed.get(p.tag) ?? []), `${what} ${item}`]);
         windows.set(item, (windows.get(item) ?? 0) + 1);
         repeats += 1;
       }
@@ -94,8 +100,39 @@ export function account(processes: readonly Process[], requestsFile: string, eff
     }
     return repeats;
   };
-  return {
+  const repeats = {
     requests: check('model request', requests, (s) => new Set([...s.turns].map(String))),
     effects: check('side effect', effects, (s) => s.calls),
   };
+  for (const [tag, items] of windowed) {
+    if (items.length > 1) throw new Error(`${tag} was killed with ${items.length} things done and not journaled (${items.join(', ')}); at most one can be in the window`);
+  }
+  return repeats;
+}
+
+/**
+ * Effect lines are `<callId> <idempotencyKey>`: checks that each call kept one key through
+ * every process that ran it and that keys are distinct, then hands on the call ids alone.
+ */
+function idempotencyChecked(effects: Map<string, string[]>): Map<string, string[]> {
+  const keyOf = new Map<string, string>();
+  const callOf = new Map<string, string>();
+  const calls = new Map<string, string[]>();
+  for (const [tag, lines] of effects) {
+    calls.set(
+      tag,
+      lines.map((line) => {
+        const [callId = '', key = ''] = line.split(' ');
+        if (key === '' || key === 'undefined') throw new Error(`${tag} ran ${callId} with no idempotency key`);
+        const known = keyOf.get(callId) ?? key;
+        if (known !== key) throw new Error(`${callId} ran under idempotency key ${key} in ${tag}, ${known} before`);
+        const owner = callOf.get(key) ?? callId;
+        if (owner !== callId) throw new Error(`calls ${owner} and ${callId} share idempotency key ${key}`);
+        keyOf.set(callId, key);
+        callOf.set(key, callId);
+        return callId;
+      }),
+    );
+  }
+  return calls;
 }

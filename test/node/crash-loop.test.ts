@@ -41,21 +41,30 @@ let runMs = 0;
 
 beforeAll(async () => {
   bundles = await bundleFixtures(['crash-loop-child']);
+  // The fastest of three clean runs: one slowed by a burst of load elsewhere would spread the
+  // kills past the end of most runs, and too few would land mid-run.
+  runMs = Infinity;
+  for (let clean = 0; clean < 3; clean += 1) runMs = Math.min(runMs, await cleanRun());
+}, 90_000);
+afterAll(() => bundles.remove());
+
+/** One uninterrupted run: checks it and keeps its value as `expected`; resolves to its length after `ready`. */
+async function cleanRun(): Promise<number> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rulvar-crash-'));
   try {
     const child = startChild(bundles.path('crash-loop-child'), [dir, RUN_ID, 'clean', path.join(dir, 'requests'), path.join(dir, 'effects')]);
     await child.line((l) => l === 'ready');
     const started = performance.now();
     expected = await child.result();
-    runMs = performance.now() - started;
+    const ms = performance.now() - started;
     expect(expected).toMatchObject({ status: 'completed' });
     expect(readFileSync(path.join(dir, 'requests'), 'utf8')).toBe('clean 0\nclean 1\nclean 2\nclean 3\nclean 4\n');
     expect(readFileSync(path.join(dir, 'effects'), 'utf8').split('\n')).toHaveLength(5);
+    return ms;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}, 60_000);
-afterAll(() => bundles.remove());
+}
 
 interface Tally {
   kills: number;

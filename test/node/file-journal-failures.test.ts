@@ -122,6 +122,28 @@ describe('fileJournal: names made durable', () => {
     expect(synced).toEqual([dir]);
     expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b'), step('c')]);
   });
+
+  it('a directory fsync that fails is journal.unavailable with nothing applied, and the next append syncs again', async () => {
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    const before = readFileSync(path.join(dir, 'r1.jsonl'));
+    const synced: string[] = [];
+    let fail = true;
+    const fs: JournalFs = {
+      ...nodeJournalFs,
+      syncDir: async (target) => {
+        synced.push(target);
+        if (fail) throw systemError('EIO');
+        await nodeJournalFs.syncDir(target);
+      },
+    };
+    const journal = createFileJournal({ dir }, fs);
+    expect(await journal.append('r1', [step('b')], 1).catch((e: { code: string }) => e.code)).toBe('journal.unavailable');
+    expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
+    fail = false;
+    await journal.append('r1', [step('b')], 1);
+    expect(synced).toEqual([dir, dir]);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+  });
 });
 
 describe('fileJournal: locks nobody will release', () => {
