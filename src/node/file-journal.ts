@@ -5,8 +5,9 @@
  * The protocol, for every append and every load of an existing run:
  *   1. take the run's lock (journal-lock.ts): a file made with link(2), which is atomic;
  *   2. under it, find the end of the last whole line and count the entries before it;
- *   3. append: refuse with `journal.conflict` unless that count is `expectedLength`; cut off a
- *      torn tail; write the line at that end (one positional write, continued only if the
+ *   3. append: refuse with `journal.conflict` unless that count is `expectedLength`; check the
+ *      lock is still ours (it may have been broken under a stalled holder); cut off a torn
+ *      tail; write the line at that end (one positional write, continued only if the
  *      disk takes less); fsync the file, and the directory the first time this journal
  *      appends to that file (see below); only then resolve;
  *   4. release the lock.
@@ -117,7 +118,7 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
         // Every time, not once: a directory removed under a long-lived process comes back.
         const madeDirs = await fs.mkdirs(dir);
         if (madeDirs !== undefined) await syncNewDirs(fs, madeDirs, dir);
-        await withLock(fs, lockOf(id), nameOf(id), async () => {
+        await withLock(fs, lockOf(id), nameOf(id), async (stillHeld) => {
           const { file, created } = await fs.openOrCreate(runPath(id));
           try {
             const { size, identity } = await file.stat();
@@ -126,6 +127,7 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
               throw new RulvarError('journal.conflict', `${nameOf(id)} has ${end.entries} journal entries, not the ${expectedLength} this append expected`);
             }
             if (line === undefined) return;
+            await stillHeld();
             if (end.offset < size) await file.truncate(end.offset);
             try {
               await writeWhole(file, line, end.offset);

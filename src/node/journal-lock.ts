@@ -17,7 +17,9 @@
  * moved the live lock, and it is linked back. What is left is a triple race (a dead holder,
  * two breakers and a new taker within the same few microseconds) in which two processes could
  * both hold the lock; the journal then still appends by position at the end of the last whole
- * line, so one of two such appends overwrites the other rather than both landing.
+ * line, so one of two such appends overwrites the other rather than both landing. A holder
+ * whose lock was broken for its age checks, right before it writes, that the lock is still its
+ * own (`stillHeld`), so a stall anywhere before that check costs its append, not another's.
  */
 import { randomUUID } from 'node:crypto';
 import process from 'node:process';
@@ -36,12 +38,22 @@ export const STALE_AFTER_MS = 30_000;
  */
 const privateName = (lockPath: string, suffix: string) => `${lockPath}.${process.pid}.${randomUUID()}${suffix}`;
 
-/** Runs `work` holding the lock at `lockPath`; `what` names the run in a timeout's message. */
-export async function withLock<T>(fs: JournalFs, lockPath: string, what: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` holding the lock at `lockPath`; `what` names the run in a timeout's message.
+ * `stillHeld` rejects with `journal.unavailable` when the lock is no longer this holding's: a
+ * holder stalled past STALE_AFTER_MS (a stopped process, a hung disk) has had it broken and
+ * taken, and must not write at an end another holder may have moved since.
+ */
+export async function withLock<T>(fs: JournalFs, lockPath: string, what: string, work: (stillHeld: () => Promise<void>) => Promise<T>): Promise<T> {
   const token = `${process.pid} ${Date.now()} ${randomUUID()}`;
   await take(fs, lockPath, token, what);
+  const stillHeld = async () => {
+    if ((await readToken(fs, lockPath)) !== token) {
+      throw new RulvarError('journal.unavailable', `the journal of ${what} lost its lock to another process while appending (held past ${STALE_AFTER_MS} ms); nothing was written`);
+    }
+  };
   try {
-    return await work();
+    return await work(stillHeld);
   } finally {
     await release(fs, lockPath, token);
   }

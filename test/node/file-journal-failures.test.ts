@@ -167,6 +167,28 @@ describe('fileJournal: locks nobody will release', () => {
     expect(existsSync(lockOf('r1'))).toBe(false);
   });
 
+  it('a holder whose lock was broken and taken while it stalled writes nothing and leaves the new holder\'s lock', async () => {
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    const before = readFileSync(path.join(dir, 'r1.jsonl'));
+    const other = `${process.pid} ${Date.now()} token-of-the-process-that-broke-it`;
+    // The stall: while it reads the file under its lock, another process judges the lock
+    // stale, breaks it and takes it.
+    const stalling: JournalFs = {
+      ...nodeJournalFs,
+      async openOrCreate(target) {
+        const opened = await nodeJournalFs.openOrCreate(target);
+        const stat = opened.file.stat;
+        return { ...opened, file: { ...opened.file, stat: async () => (writeFileSync(lockOf('r1'), other), stat()) } };
+      },
+    };
+    const error = await createFileJournal({ dir }, stalling).append('r1', [step('b', SECRET)], 1).then(() => undefined, (e: Error) => e);
+    expect(error).toMatchObject({ name: 'RulvarError', code: 'journal.unavailable' });
+    expect(error?.message).toContain('lost its lock');
+    expect(error?.message).not.toContain(SECRET);
+    expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
+    expect(readFileSync(lockOf('r1'), 'utf8')).toBe(other);
+  });
+
   it('waits for a live, recent holder, and takes the lock once it is released', async () => {
     await fileJournal({ dir }).append('r1', [step('a')], 0);
     writeFileSync(lockOf('r1'), `${process.pid} ${Date.now()} token-of-a-live-holder`);
