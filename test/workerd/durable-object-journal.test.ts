@@ -5,7 +5,8 @@
  * request, is resolved in a second and resumed in a third, each a fetch to the object's stub
  * over an engine built for that request alone; then again with Miniflare restarted between
  * requests over the same persisted storage. The ask carries a memo too big for one storage
- * value, so it lives in real storage only as parts.
+ * value, so it lives in real storage only as parts. Two writers race on one run in a real
+ * object too: two appends at one expectedLength, and two resolution requests at once.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -119,6 +120,35 @@ describe.each([
       expect(journal.find((e) => e.type === 'tool')).toMatchObject({ result: { toolName: 'pay', isError: false, output: { paid: 5 } } });
     }, CASE_TIMEOUT_MS);
   }
+});
+
+describe('two writers on one run in a real Durable Object', () => {
+  it.each([
+    ['SQLite-backed', true],
+    ['KV-backed', false],
+  ])('%s: two appends at one expectedLength, one lands and the other is journal.conflict; two racing resolution requests, one wins', async (_backend, useSQLite) => {
+    const persist = await mkdtemp(path.join(persistRoot, 'race-'));
+    const mf = startMiniflare(useSQLite, persist);
+    try {
+      const race = await call<{ settled: string[]; length: number }>(mf, '/race');
+      expect(race).toEqual({ settled: ['appended', 'journal.conflict'], length: 1 });
+      const again = await call<{ settled: string[]; length: number }>(mf, '/race');
+      expect(again).toEqual({ settled: ['appended', 'journal.conflict'], length: 2 });
+    } finally {
+      await mf.dispose();
+    }
+    const racing = startMiniflare(useSQLite, await mkdtemp(path.join(persistRoot, 'race-')));
+    try {
+      const started = await call<RequestReport>(racing, '/start');
+      const key = started.outcome?.approvals?.[0]?.key;
+      const answers = await Promise.all([call<RequestReport>(racing, '/resolve', { key }), call<RequestReport>(racing, '/resolve', { key })]);
+      expect(answers.map((a) => a.resolved).sort()).toEqual([false, true]);
+      const journal = await call<JournalEntry[]>(racing, '/journal');
+      expect(journal.filter((e) => e.type === 'resolution')).toHaveLength(1);
+    } finally {
+      await racing.dispose();
+    }
+  }, CASE_TIMEOUT_MS);
 });
 
 describe('approval deadlines in a Durable Object', () => {
