@@ -228,6 +228,24 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
       expect(await resolutions(journal, old!.runId)).toEqual([[old!.key, 'deny', 'timeout']]);
     });
 
+    h.it('an approval its agent left behind (re-keyed, no deadline) closes when the run ends: not pending, not resolvable, no deadline', async () => {
+      const journal = memoryJournal();
+      const payWith = (description: string) => tool({ name: 'pay', description, parameters: { type: 'object' }, needsApproval: true, execute: () => 'paid' });
+      const wf = (pay: ToolDef) => defineWorkflow({ name: 'payer' }, async (ctx) => (await ctx.agent('pay', { tools: [pay] })).text);
+      const [old] = suspended(await engineOver(journal, scripted([ASK, 'x']), { approvalDeadlineMs: 600_000 }).run(wf(payWith('pays')), null).result);
+      const engine = engineOver(journal, scripted([ASK, 'paid in euros']));
+      const euros = wf(payWith('pays, now in euros'));
+      const [fresh] = suspended(await engine.resume(old!.runId, euros).result);
+      // Still suspended: the old ask stays listed beside the new one until the run ends.
+      expect((await engine.pending(old!.runId)).map((a) => a.key)).toEqual([old!.key, fresh!.key]);
+      expect(await engine.resolveExternal(old!.runId, fresh!.key, 'allow')).toBe(true);
+      expect(await engine.resume(old!.runId, euros).result).toEqual({ status: 'completed', value: 'paid in euros' });
+      expect(await engine.pending(old!.runId)).toEqual([]);
+      expect(await engine.nextDeadline(old!.runId)).toBeUndefined();
+      expect(await engine.resolveExternal(old!.runId, old!.key, 'allow')).toBe(false);
+      expect(await resolutions(journal, old!.runId)).toEqual([[fresh!.key, 'allow', 'external']]);
+    });
+
     h.it('a deadline beyond one timer\'s reach (30 days) does not fire early, and no timer is asked for more than one can wait', async () => {
       const journal = memoryJournal();
       const delays: number[] = [];

@@ -42,9 +42,9 @@ export function pendingOf(runId: string, approval: Extract<JournalEntry, { type:
   };
 }
 
-/** Approvals of a journal that no resolution has closed, in the order they were asked. */
+/** The open approvals of a journal (RunLog.isOpen), in the order they were asked. */
 export function openApprovals(log: RunLog): PendingApproval[] {
-  return [...log.approvals.values()].filter((a) => !log.resolutions.has(a.key)).map((a) => pendingOf(log.runId, a));
+  return [...log.approvals.values()].filter((a) => log.isOpen(a.key)).map((a) => pendingOf(log.runId, a));
 }
 
 export async function loadExisting(store: JournalStore, runId: string): Promise<RunLog> {
@@ -76,7 +76,7 @@ export async function resolveSettled(store: JournalStore, runId: string, key: st
   return retryOnConflict(async () => {
     const log = await loadExisting(store, runId);
     const approval = log.approvals.get(key);
-    if (approval === undefined || log.resolutions.has(key)) return { answer: false };
+    if (approval === undefined || !log.isOpen(key)) return { answer: false };
     const now = Date.now();
     if (hasPassed(approval, now)) {
       const timeout = timeoutEntry(approval, now);

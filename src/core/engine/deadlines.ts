@@ -35,11 +35,11 @@ export function timeoutEntry(approval: Approval, now: number): ResolutionEntry {
   return entry({ type: 'resolution', key: approval.key, decision: approval.timeoutDecision ?? 'deny', by: 'timeout', at: new Date(now).toISOString() });
 }
 
-/** The earliest deadline among the approvals of `log` no resolution has closed. */
+/** The earliest deadline among the open approvals of `log`. */
 export function nextDeadlineOf(log: RunLog): number | undefined {
   let next: number | undefined;
   for (const approval of log.approvals.values()) {
-    if (log.resolutions.has(approval.key)) continue;
+    if (!log.isOpen(approval.key)) continue;
     const at = deadlineOf(approval);
     if (at !== undefined && (next === undefined || at < next)) next = at;
   }
@@ -55,7 +55,7 @@ export function nextDeadlineOf(log: RunLog): number | undefined {
 export function closePassedDeadlines(log: RunLog, now = Date.now()): Promise<ResolutionEntry[]> {
   return log.exclusive(async () => {
     for (;;) {
-      const due = [...log.approvals.values()].filter((a) => !log.resolutions.has(a.key) && hasPassed(a, now));
+      const due = [...log.approvals.values()].filter((a) => log.isOpen(a.key) && hasPassed(a, now));
       if (due.length === 0) return [];
       const written = due.map((approval) => timeoutEntry(approval, now));
       if (await log.writeUnless(written, () => due.some((a) => log.resolutions.has(a.key)))) return written;

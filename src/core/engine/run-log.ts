@@ -55,6 +55,15 @@ export class RunLog {
     return entries;
   }
 
+  /**
+   * An approval is open until a resolution closes it or the run ends: an ended run applies no
+   * resolution, so an approval its agent left behind (re-keyed on resume, or never awaited)
+   * is closed with it rather than listed forever.
+   */
+  isOpen(key: string): boolean {
+    return this.end === undefined && this.approvals.has(key) && !this.resolutions.has(key);
+  }
+
   get size(): number {
     return this.length;
   }
