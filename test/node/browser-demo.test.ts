@@ -1,47 +1,93 @@
 /**
- * examples/browser as a person meets it: built by vite, served as static files, clicked
- * through in Chromium. The page runs an SDK MCP server, `mcp()`, the permission chain and the
- * engine under a Content-Security-Policy without 'unsafe-eval', so a run with no console error
- * (every CSP violation is made one) also shows that nothing in it generates code. The page
- * imports `@rulvar/core`, which
- * resolves to dist/, so this runs only after `npm test` has built it (RULVAR_TEST_DIST=1).
+ * examples/browser as a person meets it: `npm run demo:browser`'s script builds the page with
+ * vite and serves it, and Chromium clicks through it at the URL the script prints. The page
+ * runs an SDK MCP server, `mcp()`, the permission chain and the engine under a
+ * Content-Security-Policy without 'unsafe-eval', so a run with no console error (every CSP
+ * violation is made one) also shows that nothing in it generates code. The page imports
+ * `@rulvar/core`, which resolves to dist/, so this runs only after `npm test` has built it
+ * (RULVAR_TEST_DIST=1).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic, type StaticSite } from './fixtures/browser-demo-static.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const enabled = process.env['RULVAR_TEST_DIST'] === '1';
 const chromiumPath = process.env['CHROMIUM_PATH'] ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 // The flags vitest.config.ts starts Chromium with, for the reasons given there.
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+/** Where the script's vite build writes (examples/browser/vite.config.ts). */
+const outDir = path.join(root, 'examples/browser/out');
 
-let outDir: string;
+let demo: ChildProcess | undefined;
+let url: string;
 let modules: string[] = [];
-let site: StaticSite;
 let browser: Browser;
+
+/** A port the OS just handed out and took back: free unless something grabs it first. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts scripts/demo-browser.ts (what `npm run demo:browser` runs after tsup, which npm test
+ * has already done: rebuilding dist/ here would pull it from under other test files) in its
+ * own process group, and resolves with the URL it prints once it serves.
+ */
+function startDemo(port: number): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo-browser.ts'], { cwd: root, env: { ...process.env, PORT: String(port) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  demo = child;
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const printed = /^Browser demo: (http:\/\/localhost:\d+\/)$/m.exec(output);
+      if (printed?.[1] !== undefined) resolve(printed[1]);
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.on('exit', (code) => reject(new Error(`demo:browser exited (${String(code)}) before serving:\n${output}`)));
+  });
+}
+
+/** Ends the script and everything it started (vite's workers): the whole group, by its id. */
+async function stopDemo(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
+
+/** The modules in the built script, absolute, from the source maps the build writes beside it. */
+async function modulesOf(assets: string): Promise<string[]> {
+  const maps = (await readdir(assets)).filter((file) => file.endsWith('.js.map'));
+  const sources = await Promise.all(maps.map(async (file) => (JSON.parse(await readFile(path.join(assets, file), 'utf8')) as { sources: string[] }).sources));
+  return sources.flat().map((source) => path.resolve(assets, source));
+}
 
 beforeAll(async () => {
   if (!enabled) return;
-  outDir = await mkdtemp(path.join(tmpdir(), 'rulvar-browser-demo-'));
-  const built = await build({ configFile: path.join(root, 'examples/browser/vite.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  modules = (Array.isArray(built) ? built : [built]).flatMap((b) => ('output' in b ? b.output : [])).flatMap((o) => (o.type === 'chunk' ? o.moduleIds : []));
-  site = await serveStatic(outDir);
+  const port = await freePort();
+  url = await startDemo(port);
+  expect(url).toBe(`http://localhost:${port}/`);
+  modules = await modulesOf(path.join(outDir, 'assets'));
   browser = await chromium.launch({ ...(chromiumPath === undefined ? {} : { executablePath: chromiumPath }), args: chromiumArgs });
-}, 60_000);
+}, 90_000);
 
 afterAll(async () => {
   await browser?.close();
-  await site?.close();
-  if (outDir !== undefined) await rm(outDir, { recursive: true, force: true });
+  if (demo !== undefined) await stopDemo(demo);
 });
 
 /** The text of each cell of the rows `rowTestId`, by the cells' test ids minus `prefix`. */
@@ -77,7 +123,7 @@ describe.runIf(enabled)('examples/browser in Chromium', () => {
     await page.addInitScript(() =>
       document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.effectiveDirective} at ${event.sourceFile}:${event.lineNumber}`)),
     );
-    await page.goto(site.url);
+    await page.goto(url);
 
     await page.getByTestId('toolset-row').first().waitFor();
     const tools = await rows(page, 'toolset-row', 'tool-');

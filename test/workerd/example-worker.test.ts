@@ -19,10 +19,13 @@ import { buildWorker, client, configuredOptions, startExample, startRemote, TOKE
 const enabled = process.env['RULVAR_TEST_DIST'] === '1';
 /** Short enough to wait for, long enough that the starting request suspends well before it. */
 const SHORT_DEADLINE_MS = 2_000;
+/** How long past the deadline the alarm test waits before its first request: ample for the alarm. */
+const ALARM_GRACE_MS = 2_500;
 /**
- * The bundle's gzip'd size, about 15% above what was measured (2026-12, wrangler's default
- * unminified output): 144 KB gzip'd, 643 KB raw. A jump past it says a heavy dependency
- * crept in (the SDK's Ajv is ~40 KB gzip'd) or tree-shaking stopped working.
+ * The bundle's gzip'd size: the budget in the README. Measured (2026-12, wrangler's default
+ * unminified output, the Anthropic and OpenAI adapters in it): 160 KB gzip'd, 702 KB raw. A
+ * jump past it says a heavy dependency crept in (the SDK's Ajv is ~40 KB gzip'd) or
+ * tree-shaking stopped working.
  */
 const GZIP_CEILING = 166_000;
 
@@ -41,7 +44,6 @@ const instances: Miniflare[] = [];
 const seen: string[] = [];
 let main: { mf: Miniflare; call: Call };
 let short: { mf: Miniflare; call: Call };
-let misconfigured: { call: Call };
 
 beforeAll(async () => {
   if (!enabled) return;
@@ -54,7 +56,6 @@ beforeAll(async () => {
   };
   main = start({});
   short = start({ APPROVAL_DEADLINE_MS: String(SHORT_DEADLINE_MS) });
-  misconfigured = start({ MODEL: 'anthropic:claude-sonnet' });
   await Promise.all(instances.map((mf) => mf.ready));
 }, 120_000);
 
@@ -130,23 +131,24 @@ describe.runIf(enabled)('examples/worker under plain Miniflare', () => {
     const run = await started(short.call, 'tides');
     expect(run.status).toBe('suspended');
     const deadline = Date.parse(run.pending[0]?.deadlineAt ?? '');
-    // Nothing is sent until the deadline has passed, and GET writes nothing: only the
-    // object's alarm can move the run.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
-    let current = run;
-    // 'running' while the alarm's resume is under way.
-    for (const since = Date.now(); ['suspended', 'running'].includes(current.status) && Date.now() - since < 15_000; ) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      current = view(await short.call('GET', `/runs/${run.runId}`));
-    }
-    expect(current).toEqual({
+    // Nothing is sent until well after the deadline, so whatever moved the run in between was
+    // the object's alarm: no request was in flight to do it.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline + ALARM_GRACE_MS - Date.now())));
+    const t0 = Date.now();
+    expect(view(await short.call('GET', `/runs/${run.runId}`))).toEqual({
       runId: run.runId,
       status: 'completed',
       pending: [],
       value: 'The note was not saved: permission denied: the approval timed out',
     });
     const journal = await journalOf(short.call, run.runId);
-    expect(journal.filter((e) => e.type === 'resolution')).toMatchObject([{ decision: 'deny', by: 'timeout' }]);
+    const resolutions = journal.filter((e) => e.type === 'resolution');
+    expect(resolutions).toMatchObject([{ decision: 'deny', by: 'timeout' }]);
+    // Journaled after the deadline and before the first request since: a GET that closed the
+    // deadline itself would stamp a time at or after t0.
+    const at = Date.parse(resolutions[0]?.at ?? '');
+    expect(at).toBeGreaterThanOrEqual(deadline);
+    expect(at).toBeLessThan(t0);
 
     const late = await short.call('POST', `/runs/${run.runId}/approvals/${run.pending[0]?.key}`, { decision: 'allow' });
     expect(late.status).toBe(409);
@@ -207,11 +209,6 @@ describe.runIf(enabled)('examples/worker under plain Miniflare', () => {
     const late = await main.call('POST', `/runs/${run.runId}/approvals/${key}`, { decision: 'allow' });
     expect(late).toMatchObject({ status: 409, body: { error: { code: 'approval.closed', message: expect.stringContaining('already resolved (deny, by operator)') } } });
     expect(await journalOf(main.call, run.runId)).toEqual(journal);
-  });
-
-  it('an unknown model adapter is a 500 naming it, before any run starts', async () => {
-    const answer = await misconfigured.call('POST', '/runs', { task: 'anything' });
-    expect(answer).toMatchObject({ status: 500, body: { error: { code: 'model.unknown_adapter', message: expect.stringContaining('"anthropic"') } } });
   });
 
   it(`the bundle: no Ajv, no code generation, no Node builtin, under ${GZIP_CEILING / 1000} KB gzip'd`, async () => {

@@ -25,7 +25,7 @@ export interface RunEngine {
 
 /** Throws a ConfigError for a bad MODEL or APPROVAL_DEADLINE_MS before anything is opened. */
 export function openEngine(env: Env, journal: JournalStore, notes: NoteStorage): RunEngine {
-  const { adapters, model } = chooseModel(env.MODEL);
+  const { adapters, model } = chooseModel(env);
   const permissions = { approvalDeadlineMs: approvalDeadlineMs(env) };
   const remote = mcp({
     transport: 'streamable-http',

@@ -15,8 +15,13 @@ export interface Env {
   readonly MCP_TOKEN?: string;
   /** How long an approval waits before it is denied, in milliseconds; 24 h when unset. */
   readonly APPROVAL_DEADLINE_MS?: string;
-  /** `'adapterId:model'`; unset runs the scripted demo model (see model.ts). */
+  /** `'adapterId:model'` (`anthropic:…`, `openai:…`); unset runs the scripted demo model (see model.ts). */
   readonly MODEL?: string;
+  /** The model provider's API root instead of its own (a gateway, a proxy); optional. */
+  readonly MODEL_BASE_URL?: string;
+  /** Secrets (`wrangler secret put …`), read only by the adapter MODEL names. */
+  readonly ANTHROPIC_API_KEY?: string;
+  readonly OPENAI_API_KEY?: string;
 }
 
 export interface DurableObjectNamespaceLike {
@@ -28,6 +33,7 @@ export interface DurableObjectNamespaceLike {
 export interface DurableObjectStateLike {
   readonly storage: DurableObjectStorageLike & {
     put(key: string, value: unknown): Promise<void>;
+    delete(key: string): Promise<boolean>;
     setAlarm(scheduledTime: number): Promise<void>;
     deleteAlarm(): Promise<void>;
   };

@@ -69,11 +69,18 @@ export class RunObject {
     }
   }
 
-  /** A deadline passed with no request in flight: resuming closes it and the run goes on. */
+  /**
+   * A deadline passed with no request in flight: resuming closes it and the run goes on. A
+   * throw here makes workerd retry the alarm (with backoff, a few times), so it propagates.
+   */
   async alarm(): Promise<void> {
     await this.exclusive(async () => {
       const record = await this.storedRecord();
-      if (record?.status !== 'suspended') return;
+      // Nothing else runs beside this (exclusive), so 'running' is work that never finished:
+      // it threw and could not put the record back, or the object was reset mid-way. Resuming
+      // finishes it from the journal (a run that did settle only reports how), where returning
+      // early would leave it 'running' for good, retry after retry.
+      if (record?.status !== 'suspended' && record?.status !== 'running') return;
       await this.advance(record.runId, (engine) => engine.resume(record.runId, taskWorkflow).result);
     });
   }
@@ -100,10 +107,20 @@ export class RunObject {
     // A bad MODEL or APPROVAL_DEADLINE_MS throws here, before anything is written.
     const { engine, close } = openEngine(this.env, this.journal, this.state.storage);
     try {
+      const before = await this.storedRecord();
       // Until the work settles, GET says 'running' (and keeps saying it if the object dies first).
       await this.state.storage.put(RECORD_KEY, { runId, status: 'running' } satisfies RunRecord);
-      const record = recordOf(runId, await work(engine));
-      await this.state.storage.put(RECORD_KEY, record);
+      let record: RunRecord;
+      try {
+        record = recordOf(runId, await work(engine));
+        await this.state.storage.put(RECORD_KEY, record);
+      } catch (error) {
+        // Put the record back as it was: a 'running' that nothing runs would be a lie to GET,
+        // and the alarm's retry (or the next request) works from the journal anyway. Best
+        // effort: when storage refuses this too, alarm() still treats 'running' as unfinished.
+        await this.restore(before).catch(() => undefined);
+        throw error;
+      }
       const next = record.status === 'suspended' ? await engine.nextDeadline(runId) : undefined;
       if (next === undefined) await this.state.storage.deleteAlarm();
       else await this.state.storage.setAlarm(next);
@@ -111,6 +128,11 @@ export class RunObject {
     } finally {
       await close();
     }
+  }
+
+  private async restore(record: RunRecord | undefined): Promise<void> {
+    if (record === undefined) await this.state.storage.delete(RECORD_KEY);
+    else await this.state.storage.put(RECORD_KEY, record);
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

@@ -1,0 +1,134 @@
+/**
+ * examples/worker's RunObject on its own, over the in-memory Durable Object storage fake, in
+ * Node: the orderings a live workerd will not produce on demand. Its alarm is recorded and
+ * never fires by itself, so a decision can arrive after the deadline but before the alarm
+ * ran; and storage can refuse a put mid-way, so the alarm's work throws after the run was
+ * marked 'running' and workerd's retry (alarm() called again) must still finish the run.
+ */
+import process from 'node:process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/core/index.js';
+import type { DurableObjectStateLike, Env } from '../../examples/worker/src/env.js';
+import type { RunObject as RunObjectClass } from '../../examples/worker/src/run-object.js';
+import { fakeDurableObjectStorage } from '../core/durable-object-storage-fake.js';
+import { startRemote, TOKEN, type Remote } from './example-worker-harness.js';
+
+// The example imports @rulvar/core, which is dist/: runs under npm test (RULVAR_TEST_DIST=1).
+const enabled = process.env['RULVAR_TEST_DIST'] === '1';
+/** Long enough that the starting request suspends well before it, short enough to wait for. */
+const DEADLINE_MS = 400;
+const DENIED = 'The note was not saved: permission denied: the approval timed out';
+
+let remote: Remote;
+let RunObject: typeof RunObjectClass;
+
+beforeAll(async () => {
+  if (!enabled) return;
+  remote = await startRemote();
+  ({ RunObject } = await import('../../examples/worker/src/run-object.js'));
+});
+
+afterAll(async () => {
+  await remote?.close();
+});
+
+interface Harness {
+  readonly object: RunObjectClass;
+  /** Alarm times the object asked for; nothing fires them. */
+  readonly alarms: number[];
+  /** How many puts of a settled run record (not 'running') to refuse next. */
+  faults: { settledRecordPuts: number };
+}
+
+function runObject(): Harness {
+  const storage = fakeDurableObjectStorage();
+  const alarms: number[] = [];
+  const faults = { settledRecordPuts: 0 };
+  const platform = {
+    async put(key: string, value: unknown) {
+      if (key === 'run' && (value as { status?: string }).status !== 'running' && faults.settledRecordPuts > 0) {
+        faults.settledRecordPuts -= 1;
+        throw new Error('storage refused the put');
+      }
+      storage.data.set(key, structuredClone(value));
+    },
+    async delete(key: string) {
+      return storage.data.delete(key);
+    },
+    async setAlarm(at: number) {
+      alarms.push(at);
+    },
+    async deleteAlarm() {
+      alarms.length = 0;
+    },
+  };
+  const state: DurableObjectStateLike = { storage: Object.assign(storage, platform) };
+  const env: Env = {
+    RUNS: { idFromName: () => undefined, get: () => ({ fetch: () => Promise.reject(new Error('one object only')) }) },
+    MCP_URL: remote.url,
+    MCP_TOKEN: TOKEN,
+    APPROVAL_DEADLINE_MS: String(DEADLINE_MS),
+  };
+  return { object: new RunObject(state, env), alarms, faults };
+}
+
+interface Answer {
+  readonly status: number;
+  readonly body: { runId?: string; status?: string; value?: unknown; pending?: { key: string; deadlineAt?: string }[]; error?: { code: string; message: string } };
+}
+
+async function send(object: RunObjectClass, path: string, message?: unknown): Promise<Answer> {
+  const init = message === undefined ? {} : { method: 'POST', body: JSON.stringify(message) };
+  const response = await object.fetch(new Request(`https://run${path}`, init));
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}
+
+/** Starts a run, checks it suspended on its one approval, and waits until that deadline passed. */
+async function suspendedPastDeadline({ object, alarms }: Harness): Promise<string> {
+  const started = await send(object, '/start', { runId: crypto.randomUUID(), task: 'tides' });
+  expect(started.body).toMatchObject({ status: 'suspended', pending: [{ deadlineAt: expect.any(String) }] });
+  const deadline = Date.parse(started.body.pending?.[0]?.deadlineAt ?? '');
+  expect(alarms).toEqual([deadline]);
+  await new Promise((resolve) => setTimeout(resolve, deadline + 100 - Date.now()));
+  return started.body.pending?.[0]?.key ?? '';
+}
+
+async function resolutions(object: RunObjectClass): Promise<JournalEntry[]> {
+  const journal = (await send(object, '/journal')).body as unknown as JournalEntry[];
+  return journal.filter((e) => e.type === 'resolution' || e.type === 'run:end');
+}
+
+describe.runIf(enabled)('examples/worker RunObject over fake storage', () => {
+  it('a decision after the deadline, before the alarm ran: 409 approval.closed, and one timeout resolution is journaled', async () => {
+    const harness = runObject();
+    const key = await suspendedPastDeadline(harness);
+    const late = await send(harness.object, '/resolve', { key, decision: 'allow', reason: 'too late' });
+    expect(late).toMatchObject({ status: 409, body: { error: { code: 'approval.closed', message: expect.stringContaining('its deadline passed first') } } });
+    expect(await resolutions(harness.object)).toMatchObject([{ type: 'resolution', key, decision: 'deny', by: 'timeout' }, { type: 'run:end', value: DENIED }]);
+    // The late request applied the timeout itself, so the run is settled and nothing is armed.
+    expect((await send(harness.object, '/view')).body).toMatchObject({ status: 'completed', pending: [], value: DENIED });
+    expect(harness.alarms).toEqual([]);
+  });
+
+  it('the alarm throws after marking the run running: the record is put back, and the retry finishes the run', async () => {
+    const harness = runObject();
+    await suspendedPastDeadline(harness);
+    harness.faults.settledRecordPuts = 1;
+    await expect(harness.object.alarm()).rejects.toThrow('storage refused the put');
+    expect((await send(harness.object, '/view')).body.status).toBe('suspended');
+    await harness.object.alarm();
+    expect((await send(harness.object, '/view')).body).toMatchObject({ status: 'completed', pending: [], value: DENIED });
+    expect(await resolutions(harness.object)).toMatchObject([{ by: 'timeout' }, { type: 'run:end' }]);
+  });
+
+  it('when storage refuses putting the record back too, the retry still finishes the run it left running', async () => {
+    const harness = runObject();
+    await suspendedPastDeadline(harness);
+    harness.faults.settledRecordPuts = 2;
+    await expect(harness.object.alarm()).rejects.toThrow('storage refused the put');
+    expect((await send(harness.object, '/view')).body.status).toBe('running');
+    await harness.object.alarm();
+    expect((await send(harness.object, '/view')).body).toMatchObject({ status: 'completed', pending: [], value: DENIED });
+    expect(await resolutions(harness.object)).toMatchObject([{ by: 'timeout' }, { type: 'run:end' }]);
+  });
+});
