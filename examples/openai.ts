@@ -15,7 +15,8 @@ if (!process.env['OPENAI_API_KEY']) {
 
 const notes = mcp({ transport: 'inprocess', server: createWorkbenchServer(), prefix: 'notes', risk: { add_note: 'write' } });
 const engine = createEngine({
-  adapters: [openaiCompatible({ baseURL: process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1' })],
+  // The key is passed on purpose: the adapter reads OPENAI_API_KEY itself only for OpenAI's own host.
+  adapters: [openaiCompatible({ baseURL: process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1', apiKey: process.env['OPENAI_API_KEY'] })],
   defaults: { model: `openai:${process.env['OPENAI_MODEL'] ?? 'gpt-4.1-mini'}`, permissions: { preset: 'standard' } },
 });
 

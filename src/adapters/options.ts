@@ -14,7 +14,10 @@ export interface ProviderOptions {
   fetch?: FetchLike;
   /** Retries of a 429, 5xx or network failure inside one generate() call. Default 2, at most 10. */
   maxRetries?: number;
-  /** Extra request headers; they cannot replace the authentication headers. */
+  /**
+   * Extra request headers; they cannot replace the authentication headers. Every value is
+   * treated as a secret (Azure's `api-key`, a gateway's token) and kept out of errors.
+   */
   headers?: Record<string, string>;
   /** Per attempt, from sending the request to reading the whole body. Default 10 minutes. */
   timeoutMs?: number;
@@ -46,6 +49,25 @@ export function timeoutOf(options: ProviderOptions): number {
   const asked = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(asked > 0) || !Number.isFinite(asked)) throw new ConfigError('config.invalid_value', `timeoutMs must be a positive number, got ${String(asked)}`);
   return asked;
+}
+
+/**
+ * What the adapter must never repeat: the API key and every header value the caller gave.
+ * The adapter cannot tell a tenant id from a gateway credential, so it treats all of them as
+ * secrets. A value's words count too (`Token abc…` may come back as `abc…` alone); a leading
+ * auth scheme such as `Basic` does not, or every mention of the word would be blanked.
+ */
+export function secretsOf(apiKey: string | undefined, options: ProviderOptions): string[] {
+  const secrets = new Set<string>(apiKey === undefined ? [] : [apiKey]);
+  for (const value of Object.values(options.headers ?? {})) {
+    if (typeof value !== 'string') continue;
+    secrets.add(value.trim());
+    const words = value.trim().split(/\s+/);
+    if (words.length > 1 && /^[A-Za-z-]{1,10}$/.test(words[0] ?? '')) words.shift();
+    for (const word of words) secrets.add(word);
+  }
+  // Longest first: a value must be replaced before a word inside it is, or its rest would stay.
+  return [...secrets].sort((a, b) => b.length - a.length);
 }
 
 /** The caller's headers with lower-cased names, so spreading the auth headers after them replaces, not duplicates. */

@@ -18,7 +18,7 @@ export interface PostJson {
   readonly fetch: FetchLike;
   readonly maxRetries: number;
   readonly timeoutMs: number;
-  /** Values that must never appear in an error (the API key). */
+  /** Values that must never appear in an error: the API key and the caller's header values. */
   readonly secrets: readonly string[];
 }
 

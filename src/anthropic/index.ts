@@ -6,7 +6,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../core/engine/model.js';
-import { extraHeaders, findApiKey, retriesOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
+import { extraHeaders, findApiKey, retriesOf, secretsOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
 import { postJson } from '../adapters/post-json.js';
 import { toAnthropicBody } from './request.js';
 import { fromAnthropicBody } from './response.js';
@@ -39,7 +39,7 @@ export function anthropic(options: AnthropicOptions = {}): ModelAdapter {
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   // Spread first so a caller's header can add to, never replace, the authentication.
   const headers = { ...extraHeaders(options), 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION };
-  const secrets = [apiKey];
+  const secrets = secretsOf(apiKey, options);
 
   return {
     id: 'anthropic',

@@ -2,7 +2,7 @@
 /**
  * `rulvar-mcp`: connect to an MCP server the way `mcp()` would, show what a host would import
  * (names, risk, verdicts per preset, schema size, admission, toolset hashes), pin it, and
- * check it against pins later. Exit codes are listed in help.ts and docs/cli.md.
+ * check it against pins later. Exit codes are listed in help.ts and in README's rulvar-mcp section.
  */
 import { writeFile } from 'node:fs/promises';
 import { attestToolset } from '../node/index.js';

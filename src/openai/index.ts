@@ -7,7 +7,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../core/engine/model.js';
-import { extraHeaders, findApiKey, retriesOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
+import { extraHeaders, findApiKey, retriesOf, secretsOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
 import { postJson } from '../adapters/post-json.js';
 import { toChatBody } from './request.js';
 import { fromChatBody } from './response.js';
@@ -27,8 +27,10 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelAdapter
     throw new ConfigError('config.invalid_value', 'openaiCompatible() needs a baseURL, such as https://api.openai.com/v1');
   }
   const id = options.id ?? 'openai';
+  // OPENAI_API_KEY is OpenAI's credential: it is read from the environment only for OpenAI's
+  // own API, never sent to a gateway or a self-hosted server the caller pointed baseURL at.
   // Local servers (Ollama, vLLM) often need no key: without one, no Authorization header is sent.
-  const apiKey = findApiKey(options.apiKey, 'OPENAI_API_KEY');
+  const apiKey = options.apiKey ?? (isOpenAiApi(options.baseURL) ? findApiKey(undefined, 'OPENAI_API_KEY') : undefined);
   const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
   const maxRetries = retriesOf(options);
   const timeoutMs = timeoutOf(options);
@@ -38,7 +40,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelAdapter
     'content-type': 'application/json',
     ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
   };
-  const secrets = apiKey === undefined ? [] : [apiKey];
+  const secrets = secretsOf(apiKey, options);
 
   return {
     id,
@@ -47,4 +49,15 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelAdapter
       return fromChatBody(answer, id, secrets);
     },
   };
+}
+
+const OPENAI_API_HOST = 'api.openai.com';
+
+function isOpenAiApi(baseURL: string): boolean {
+  try {
+    const url = new URL(baseURL);
+    return url.protocol === 'https:' && url.hostname === OPENAI_API_HOST;
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@
  * `http.authProvider` against an in-process authorization server and protected MCP server
  * (fixtures/oauth-*.ts), in every runtime: each case ends in a working call or a typed error.
  */
-import { MCP_URL, createProtectedWorld, type ProtectedWorld } from '../fixtures/oauth-resource.js';
+import { DEFAULT_METADATA_PATH, MCP_URL, createProtectedWorld, type ProtectedWorld } from '../fixtures/oauth-resource.js';
 import { TestProvider, type TestProviderOptions } from '../fixtures/oauth-provider.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, expectSourceError, pick, run } from './helpers.js';
@@ -33,12 +33,16 @@ export function oauthSuite(h: SuiteHarness): void {
       h.expect(message).toContain('resource_metadata="https://mcp.test/.well-known/oauth-protected-resource/mcp", scope="read"');
     });
 
-    h.it('discovers, registers dynamically, authorizes with PKCE, resends, and calls', async () => {
-      const world = createProtectedWorld();
+    h.it('discovers (through the challenge), registers dynamically, authorizes with PKCE, resends, and calls', async () => {
+      // The metadata is only where the challenge's resource_metadata says: not at the default
+      // well-known path, so a client ignoring the challenge finds no authorization server.
+      const world = createProtectedWorld({ metadataPath: '/oauth/resource-metadata' });
       const host = provider(world);
       await using source = connect(world, host);
       const result = await run(h, pick(await source.tools(), 'whoami'), {});
       h.expect(output(result)).toContain('a reader');
+      h.expect(world.paths).toContain('GET /oauth/resource-metadata');
+      h.expect(world.paths).not.toContain(`GET ${DEFAULT_METADATA_PATH}`);
       h.expect(world.as.log.slice(0, 2)).toEqual(['register', 'authorization_code']);
       h.expect(host.authorizedScopes).toEqual(['read']);
       h.expect(world.seen[0]).toBeNull();
@@ -76,12 +80,41 @@ export function oauthSuite(h: SuiteHarness): void {
       h.expect(output(await run(h, pick(tools, 'whoami'), {}))).toContain('a reader');
     });
 
-    h.it('a token the authorization server bound to another resource is refused typed', async () => {
+    h.it('a token the authorization server bound to another resource is refused typed, after one resend', async () => {
       const world = createProtectedWorld();
       world.as.bindTo('https://elsewhere.test/mcp');
       await using source = connect(world, provider(world));
       const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
-      h.expect(message).toContain('401');
+      h.expect(message).toContain('401 Unauthorized, challenge: Bearer');
+      h.expect(message).toContain('error="invalid_token"');
+      h.expect(message).toContain('the flow was not run again');
+      // The first request carried no token, the one resend the new one; no refresh, no third try.
+      h.expect(world.seen).toHaveLength(2);
+      h.expect(world.seen[0]).toBeNull();
+      h.expect(world.as.log).toEqual(['register', 'authorization_code']);
+    });
+
+    h.it('a refreshed token bound to another resource: one resend, the error names invalid_token', async () => {
+      const world = createProtectedWorld();
+      await using source = connect(world, provider(world));
+      const tool = pick(await source.tools(), 'whoami');
+      const before = world.seen.length;
+      world.as.bindTo('https://elsewhere.test/mcp');
+      world.as.expireAccessTokens();
+      const result = output(await run(h, tool, {}));
+      h.expect(result).toContain('error=\\"invalid_token\\"');
+      h.expect(world.seen.length - before).toBe(2);
+      h.expect(world.as.log.slice(2)).toEqual(['refresh_token']);
+    });
+
+    h.it('metadata naming another resource is refused before any token request', async () => {
+      const world = createProtectedWorld({ metadataResource: 'https://elsewhere.test/mcp' });
+      await using source = connect(world, provider(world));
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      h.expect(message).toContain('https://elsewhere.test/mcp does not match expected https://mcp.test/mcp');
+      h.expect(world.as.log).toEqual([]);
+      h.expect(world.as.requests.filter((r) => r.startsWith('POST '))).toEqual([]);
+      h.expect(world.seen).toEqual([null]);
     });
 
     h.it('a provider that throws fails typed, naming the method, never its message', async () => {

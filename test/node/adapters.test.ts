@@ -123,12 +123,21 @@ describe('API keys from the environment', () => {
     expect((error as Error).message).toMatch(/ANTHROPIC_API_KEY/);
   });
 
-  it('openaiCompatible() reads OPENAI_API_KEY, and sends no Authorization without any key', async () => {
+  it('openaiCompatible() reads OPENAI_API_KEY for OpenAI\'s API only, never for another baseURL, and sends no Authorization without any key', async () => {
     const server = PROVIDER_FLAVOURS[1]!.server();
     process.env['OPENAI_API_KEY'] = 'sk-openai-from-env';
-    await openaiCompatible({ baseURL: 'https://openai.test/v1', fetch: server.fetch }).generate(REQUEST, live());
-    delete process.env['OPENAI_API_KEY'];
-    await openaiCompatible({ baseURL: 'https://openai.test/v1', fetch: server.fetch }).generate(REQUEST, live());
-    expect(server.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer sk-openai-from-env', undefined]);
+    try {
+      await openaiCompatible({ baseURL: 'https://api.openai.com/v1', fetch: server.fetch }).generate(REQUEST, live());
+      // A gateway, a self-hosted server, or OpenAI's host over plain http: the key stays home.
+      for (const baseURL of ['https://gateway.example/v1', 'http://localhost:11434/v1', 'http://api.openai.com/v1', 'https://api.openai.com.example/v1']) {
+        await openaiCompatible({ baseURL, fetch: server.fetch }).generate(REQUEST, live());
+      }
+      await openaiCompatible({ baseURL: 'https://gateway.example/v1', apiKey: 'gw-key-given', fetch: server.fetch }).generate(REQUEST, live());
+      delete process.env['OPENAI_API_KEY'];
+      await openaiCompatible({ baseURL: 'https://api.openai.com/v1', fetch: server.fetch }).generate(REQUEST, live());
+    } finally {
+      delete process.env['OPENAI_API_KEY'];
+    }
+    expect(server.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer sk-openai-from-env', undefined, undefined, undefined, undefined, 'Bearer gw-key-given', undefined]);
   });
 });

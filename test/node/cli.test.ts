@@ -23,6 +23,8 @@ const SECRET = 'SECRET-token-4f9c2a';
 // Inside node_modules so the bundles' external imports (the SDK, zod) resolve.
 const OUT = join(ROOT, 'node_modules/.cache/rulvar-cli-test');
 const BUNDLE = join(OUT, 'rulvar-mcp.mjs');
+// The CLI with a bug planted in its table renderer, to see how main reports its own crash.
+const CRASHING = join(OUT, 'rulvar-mcp-crashing.mjs');
 // The servers are bundled too: a tsx start per child would dominate the run time.
 const WORKBENCH_JS = join(OUT, 'workbench-stdio.mjs');
 const WORKBENCH = `node '${WORKBENCH_JS}'`;
@@ -35,8 +37,12 @@ interface Run {
 }
 
 function cli(...args: string[]): Promise<Run> {
+  return runBundle(BUNDLE, args);
+}
+
+function runBundle(bundle: string, args: readonly string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BUNDLE, ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [bundle, ...args], { cwd: ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -80,6 +86,28 @@ beforeAll(async () => {
     outdir: OUT,
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
+  });
+  await build({
+    entryPoints: [join(ROOT, 'src/cli/rulvar-mcp.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'es2022',
+    packages: 'external',
+    outfile: CRASHING,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'plant-render-bug',
+        setup(b) {
+          b.onResolve({ filter: /^\.\/render\.js$/ }, () => ({ path: 'render-bug', namespace: 'bug' }));
+          b.onLoad({ filter: /.*/, namespace: 'bug' }, () => ({
+            contents: "export const renderTable = () => { throw new TypeError('planted render bug'); }; export const renderJson = renderTable;",
+            loader: 'js',
+          }));
+        },
+      },
+    ],
   });
   dir = await mkdtemp(join(tmpdir(), 'rulvar-cli-'));
   const app = new Hono()
@@ -196,6 +224,23 @@ describe('rulvar-mcp inspect', { timeout: 20_000 }, () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Exit codes:[\s\S]*1 {2}check: the server drifted/);
+  });
+
+  it('an unwritable --attest path is a usage error (2) naming the path, after the table', async () => {
+    const pin = join(dir, 'no-such-dir', 'pin.json');
+    const run = await cli('inspect', '--stdio', WORKBENCH, '--attest', pin);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('toolsetHash');
+    expect(run.stderr).toContain(`rulvar-mcp: --attest ${pin}: ENOENT`);
+    expect(run.stderr).not.toContain('attestation written');
+    await expect(readFile(pin, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a bug in the CLI itself exits 70 with its stack, never a verdict code about the server', async () => {
+    const run = await runBundle(CRASHING, ['inspect', '--stdio', WORKBENCH]);
+    expect(run.code).toBe(70);
+    expect(run.stderr).toMatch(/^rulvar-mcp: internal error: TypeError: planted render bug\n\s+at /m);
+    expect(run.stdout).toBe('');
   });
 });
 

@@ -52,11 +52,23 @@ export function parseChallenge(header: string | null): Challenge | undefined {
 
 /** A message naming the status, the challenge's scheme and parameters, and the server's body. */
 export function describeRefusal(status: number, header: string | null, hasProvider: boolean, body: string): string {
-  const challenge = parseChallenge(header);
-  const what = status === 401 ? '401 Unauthorized' : '403 Forbidden';
   const hint = hasProvider
     ? 'the http.authProvider flow does not apply to this refusal'
     : 'configure http.authProvider (OAuth) or send credentials with http.headers';
+  return describe(status, header, body, hint);
+}
+
+/**
+ * The MCP endpoint refused the token an authorization flow had just obtained (a token issued
+ * for another resource, say): the flow is not run again, and the challenge says why.
+ */
+export function describeRefusedToken(header: string | null, body: string): string {
+  return describe(401, header, body, 'it refused the token the http.authProvider flow had just obtained, so the flow was not run again');
+}
+
+function describe(status: number, header: string | null, body: string, hint: string): string {
+  const challenge = parseChallenge(header);
+  const what = status === 401 ? '401 Unauthorized' : '403 Forbidden';
   const said = body.trim() === '' ? '' : ` (the server said: ${cut(body.trim())})`;
   if (challenge === undefined) return `the server answered ${what} with no WWW-Authenticate challenge${said}; ${hint}`;
   const named = NAMED.filter((name) => challenge.params.has(name)).map(

@@ -11,12 +11,19 @@
  *  - a provider that finishes authorization inside redirectToAuthorization (a server-side host
  *    that exchanges the code itself) gets the refused request resent once, instead of failing it
  *    with the SDK's bare "Unauthorized";
+ *  - a 401 to that resend, or to the SDK's own resend after a refresh, ends the flow with an
+ *    error naming the server's challenge (`error="invalid_token"`, say): the token the flow just
+ *    obtained was refused, so running the flow again (the SDK would refresh and resend a second
+ *    time) cannot help and only hides what the server said;
  *  - a scope step-up (403 insufficient_scope) authorizes anew: the SDK would otherwise spend a
  *    stored refresh token, which cannot widen a grant, and resend with the same narrow token.
  */
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { HttpAuthError, describeRefusedToken } from './challenge.js';
+import type { FetchLike } from './config-types.js';
 import type { Redactor } from './redact.js';
 
 export type { OAuthClientProvider };
@@ -103,12 +110,22 @@ function withoutRefresh(tokens: unknown): unknown {
  * is a typed wait for the host, not the SDK's bare "Unauthorized".
  */
 export class AuthorizingTransport extends StreamableHTTPClientTransport {
+  /** The bodies of requests this class is resending: a 401 to one of them is final. */
+  private readonly resending: Set<string>;
+  /** The challenge of the endpoint's last 401, for the SDK's own "401 after authentication". */
+  private readonly lastChallenge: { header: string | null };
+
   constructor(
     url: URL,
     options: StreamableHTTPClientTransportOptions,
     private readonly guard: GuardedProvider,
   ) {
-    super(url, { ...options, authProvider: guard.provider });
+    const resending = new Set<string>();
+    const lastChallenge = { header: null as string | null };
+    const watched = watchRefusals(url, options.fetch ?? ((input, init) => fetch(input, init)), resending, lastChallenge);
+    super(url, { ...options, authProvider: guard.provider, fetch: watched });
+    this.resending = resending;
+    this.lastChallenge = lastChallenge;
   }
 
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: Parameters<StreamableHTTPClientTransport['send']>[1]): Promise<void> {
@@ -116,6 +133,7 @@ export class AuthorizingTransport extends StreamableHTTPClientTransport {
     try {
       return await super.send(message, options);
     } catch (error) {
+      if (error instanceof StreamableHTTPError && error.code === 401) throw new HttpAuthError(401, describeRefusedToken(this.lastChallenge.header, ''));
       if (!(error instanceof UnauthorizedError) || this.guard.redirects() === before) throw error;
       const tokens = await this.guard.provider.tokens();
       if (tokens?.access_token === undefined) {
@@ -123,7 +141,31 @@ export class AuthorizingTransport extends StreamableHTTPClientTransport {
           'authorization was started (the http.authProvider was asked to redirect to the authorization server) but no token is available yet; call again once it has one',
         );
       }
-      return super.send(message, options);
+      const body = JSON.stringify(message);
+      this.resending.add(body);
+      try {
+        return await super.send(message, options);
+      } finally {
+        this.resending.delete(body);
+      }
     }
   }
+}
+
+/**
+ * The transport's fetch, noting each 401 challenge from the MCP endpoint and failing a 401 to
+ * a request being resent before the SDK can start the flow over. A request is recognised by
+ * its body, which the SDK sends as the JSON of the message, so concurrent requests are told apart.
+ */
+function watchRefusals(url: URL, base: FetchLike, resending: ReadonlySet<string>, last: { header: string | null }): FetchLike {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (response.status !== 401) return response;
+    const at = new URL(String(input));
+    if (at.origin !== url.origin || at.pathname !== url.pathname) return response;
+    last.header = response.headers.get('www-authenticate');
+    if (typeof init?.body !== 'string' || !resending.has(init.body)) return response;
+    const body = await response.text().catch(() => '');
+    throw new HttpAuthError(401, describeRefusedToken(last.header, body));
+  };
 }

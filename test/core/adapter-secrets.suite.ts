@@ -1,0 +1,114 @@
+/**
+ * Secrets an adapter is given stay out of everything it produces: the API key, and every
+ * value of the `headers` option (Azure's `api-key`, a gateway's `Token …`), even when the
+ * server or a custom fetch echoes them back. Checked on the adapter's error and again through
+ * the engine: the run's outcome, its events and its journal.
+ */
+import type { ProviderError } from '../../src/adapters/errors.js';
+import type { FetchLike } from '../../src/adapters/options.js';
+import type { ModelAdapter, ModelRequest } from '../../src/core/index.js';
+import { PROVIDER_FLAVOURS, type ProviderFlavour } from '../fixtures/provider-flavours.js';
+import type { SuiteHarness } from './harness.js';
+import { caught } from './helpers.js';
+
+const KEY = 'sk-test-abcdef0123456789-SECRET';
+const HEADER_KEY = 'azure-0f1e2d3c4b5a69788796a5b4';
+const GATEWAY_TOKEN = 'gw-7c6b5a4938271605f4e3';
+const REQUEST: ModelRequest = { model: 'm', messages: [{ role: 'user', text: 'hi' }], tools: [] };
+const live = () => new AbortController().signal;
+
+/** A server that refuses every request, quoting back the headers it was sent. */
+function echoingFetch(flavour: ProviderFlavour, names: readonly string[], sent: Headers[]): FetchLike {
+  return async (_input, init) => {
+    const headers = new Headers(init.headers);
+    sent.push(headers);
+    const quoted = names.map((name) => `${name}: ${headers.get(name) ?? '(none)'}`).join('; ');
+    const reply = flavour.error(401, `invalid credentials (${quoted})`);
+    return new Response(JSON.stringify(reply.body), { status: reply.status ?? 401, headers: { 'content-type': 'application/json' } });
+  };
+}
+
+export function adapterSecretsSuite(h: SuiteHarness): void {
+  const { expect } = h;
+  const providerError = async (work: () => Promise<unknown>): Promise<ProviderError> => {
+    const error = (await caught(work)) as ProviderError;
+    expect(h.lib.RulvarError.is(error)).toBe(true);
+    expect(error.code).toBe('model.failed');
+    return error;
+  };
+  const errorTexts = (error: ProviderError) => [error.message, String(error), JSON.stringify(error), error.stack ?? ''];
+
+  /** Everything a run with this model leaves behind that a host might log: outcome, events, journal. */
+  const runTrace = async (model: ModelAdapter): Promise<string> => {
+    const journal = h.lib.memoryJournal();
+    const engine = h.lib.createEngine({ adapters: [model], journal, defaults: { model: `${model.id}:m` } });
+    const handle = engine.run(h.lib.defineWorkflow({ name: 'leak' }, (ctx) => ctx.agent('go')), undefined);
+    const events: unknown[] = [];
+    for (const name of ['agent:start', 'turn:end', 'run:end'] as const) handle.on(name, (event) => events.push(event));
+    const outcome = await handle.result;
+    expect(outcome.status).toBe('failed');
+    const failure = outcome.status === 'failed' ? `${outcome.error.message} ${String(outcome.error.cause)}` : '';
+    return JSON.stringify({ outcome, failure, events, journal: await journal.load(handle.runId) });
+  };
+
+  for (const flavour of PROVIDER_FLAVOURS) {
+    h.describe(`adapter secrets: ${flavour.name}`, () => {
+      h.it('a custom fetch that throws quoting the key: retryable model.failed, the key redacted', async () => {
+        const fetch = async (): Promise<Response> => {
+          throw new TypeError(`connect refused for request with Authorization: ${KEY}`);
+        };
+        const error = await providerError(() => flavour.adapter({ apiKey: KEY, fetch, maxRetries: 0 }).generate(REQUEST, live()));
+        expect(error.retryable).toBe(true);
+        expect(error.message).toBe(`${flavour.id} could not be reached (TypeError: connect refused for request with Authorization: [redacted])`);
+      });
+
+      h.it('a key the server echoes back appears in no error, engine failure or event', async () => {
+        const server = flavour.server();
+        const model = flavour.adapter({ apiKey: KEY, fetch: server.fetch, maxRetries: 0 });
+        const echo = `invalid x-api-key ${KEY}; Authorization: Bearer ${KEY}`;
+        server.queue(flavour.error(401, echo));
+        const error = await providerError(() => model.generate(REQUEST, live()));
+        for (const text of errorTexts(error)) expect(text).not.toContain(KEY);
+        expect(error.message).toContain('[redacted]');
+
+        // Where the detail is cut short, the key straddling the cut leaves no prefix behind.
+        server.queue(flavour.error(401, `${'x'.repeat(290)}${KEY}`));
+        const cut = await providerError(() => model.generate(REQUEST, live()));
+        expect(cut.message).not.toContain(KEY.slice(0, 8));
+
+        server.queue(flavour.error(401, echo));
+        const seen = await runTrace(model);
+        expect(seen).toContain('401');
+        expect(seen).not.toContain(KEY);
+      });
+
+      h.it('header values the server echoes (api-key, a gateway token) appear in no error, outcome, event or journal', async () => {
+        const sent: Headers[] = [];
+        const names = ['api-key', 'x-gateway-auth'];
+        const fetch = echoingFetch(flavour, names, sent);
+        const headers = { 'api-key': HEADER_KEY, 'X-Gateway-Auth': `Token ${GATEWAY_TOKEN}` };
+        const model = flavour.adapter({ apiKey: KEY, headers, fetch, maxRetries: 0 });
+        const error = await providerError(() => model.generate(REQUEST, live()));
+        // The echo is real: the adapter sent both values, and the server quoted them.
+        expect(sent[0]?.get('api-key')).toBe(HEADER_KEY);
+        expect(sent[0]?.get('x-gateway-auth')).toBe(`Token ${GATEWAY_TOKEN}`);
+        expect(error.message).toBe(`${flavour.id} answered HTTP 401: invalid credentials (api-key: [redacted]; x-gateway-auth: [redacted])`);
+        const seen = await runTrace(model);
+        expect(seen).toContain('401');
+        for (const text of [...errorTexts(error), seen]) {
+          expect(text).not.toContain(HEADER_KEY);
+          expect(text).not.toContain(GATEWAY_TOKEN);
+        }
+      });
+
+      h.it('a header value quoted alone by a throwing fetch is redacted, its scheme word kept', async () => {
+        const fetch = async (): Promise<Response> => {
+          throw new TypeError(`proxy refused token ${GATEWAY_TOKEN} and api-key=${HEADER_KEY}`);
+        };
+        const headers = { 'api-key': HEADER_KEY, 'x-gateway-auth': `Token ${GATEWAY_TOKEN}` };
+        const error = await providerError(() => flavour.adapter({ apiKey: KEY, headers, fetch, maxRetries: 0 }).generate(REQUEST, live()));
+        expect(error.message).toBe(`${flavour.id} could not be reached (TypeError: proxy refused token [redacted] and api-key=[redacted])`);
+      });
+    });
+  }
+}
