@@ -8,7 +8,6 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
 import { mcp, resolveToolset, type ToolRisk } from '../../src/node/index.js';
 import { createMcpEndpoint } from '../fixtures/http-server.js';
+import { runScript, type ScriptRun } from './process-helpers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SECRET = 'SECRET-token-4f9c2a';
@@ -30,26 +30,8 @@ const WORKBENCH_JS = join(OUT, 'workbench-stdio.mjs');
 const WORKBENCH = `node '${WORKBENCH_JS}'`;
 const fixture = (args = ''): string => `node '${join(OUT, 'cli-server.mjs')}' ${args}`;
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return runBundle(BUNDLE, args);
-}
-
-function runBundle(bundle: string, args: readonly string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle, ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(...args: string[]): Promise<ScriptRun> {
+  return runScript(BUNDLE, args, ROOT);
 }
 
 /** The library's own view of the workbench, to hold the CLI's hashes against. */
@@ -237,7 +219,7 @@ describe('rulvar-mcp inspect', { timeout: 20_000 }, () => {
   });
 
   it('a bug in the CLI itself exits 70 with its stack, never a verdict code about the server', async () => {
-    const run = await runBundle(CRASHING, ['inspect', '--stdio', WORKBENCH]);
+    const run = await runScript(CRASHING, ['inspect', '--stdio', WORKBENCH], ROOT);
     expect(run.code).toBe(70);
     expect(run.stderr).toMatch(/^rulvar-mcp: internal error: TypeError: planted render bug\n\s+at /m);
     expect(run.stdout).toBe('');

@@ -5,11 +5,11 @@
  * dist/ (gitignored), so README's first CLI command works verbatim right after it.
  * (`npm test` builds first and sets RULVAR_TEST_DIST=1; a bare `vitest run` skips this file.)
  */
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { describe, expect, it } from 'vitest';
+import { runScript } from './process-helpers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 /** The command README's CLI section leads with, after `npx rulvar-mcp`. */
@@ -69,15 +69,7 @@ describe.runIf(enabled)('dist bin: rulvar-mcp', () => {
     const { bin } = await manifest();
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain(`npx rulvar-mcp ${WORKBENCH_ARGS[0]} ${WORKBENCH_ARGS[1]} "${WORKBENCH_ARGS[2]}"\n`);
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(ROOT, bin['rulvar-mcp'] ?? ''), ...WORKBENCH_ARGS], { cwd: ROOT });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const run = await runScript(join(ROOT, bin['rulvar-mcp'] ?? ''), WORKBENCH_ARGS, ROOT);
     expect(run.stderr).not.toContain('rulvar-mcp:');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('source mcp:stdio:node: 6 tools');

@@ -1,4 +1,5 @@
 /** Process facts for the stdio tests: is a pid alive, and the command lines of our fixtures. */
+import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import process from 'node:process';
 import { createRequire } from 'node:module';
@@ -68,4 +69,24 @@ export function pidsWith(marker: string): number[] {
     }
   }
   return pids;
+}
+
+/** What a finished node script printed, and how it exited. */
+export interface ScriptRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `script` with this node and `args` in `cwd`, and resolves once it exits. */
+export function runScript(script: string, args: readonly string[], cwd: string): Promise<ScriptRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
