@@ -31,8 +31,8 @@
  * A run file's name is durable only once its directory is fsync'd. Doing that only when an
  * append creates the file is not enough: a process killed between creating it and syncing the
  * directory leaves a file whose name every later append would trust. So each journal syncs the
- * directory on its first append to a file (by identity), and the parents of directories it
- * had to create, before that append resolves.
+ * directory on its first append to a file (by identity), and on its first append at all the
+ * parent of `dir` and of every directory it had to create, before that append resolves.
  */
 import path from 'node:path';
 import { ConfigError, RulvarError, describeCause } from '../core/errors.js';
@@ -58,6 +58,8 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
   const seen = new Map<string, { identity: string; end: LinePosition }>();
   /** Identities of run files whose name this journal made durable; bounded like `seen`. */
   const named = new Set<string>();
+  /** Whether `dir`'s own name (and those of the directories this journal made) is synced yet. */
+  let dirNamed = false;
   const queues = new Map<string, Promise<unknown>>();
 
   const remember = (runId: string, identity: string, end: LinePosition) => {
@@ -117,7 +119,12 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
       return inTurn(id, async () => {
         // Every time, not once: a directory removed under a long-lived process comes back.
         const madeDirs = await fs.mkdirs(dir);
-        if (madeDirs !== undefined) await syncNewDirs(fs, madeDirs, dir);
+        if (madeDirs !== undefined) dirNamed = false;
+        if (!dirNamed) {
+          // Set only once it held: a failed sync is tried again by the next append.
+          await syncNewDirs(fs, madeDirs ?? dir, dir);
+          dirNamed = true;
+        }
         await withLock(fs, lockOf(id), nameOf(id), async (stillHeld) => {
           const { file, created } = await fs.openOrCreate(runPath(id));
           try {
@@ -179,8 +186,9 @@ function encodeLine(runId: string, entries: JournalEntry[]): Uint8Array | undefi
 
 /**
  * A directory's name is durable once its parent is fsync'd: sync the parent of every directory
- * `mkdirs` created, from `dir`'s parent up to the parent of the outermost one (`dir` itself is
- * synced once its run file is named in it).
+ * from `dir`'s up to the parent of `outermost` (the outermost one `mkdirs` created, or `dir`
+ * itself when it existed: another process may have made it and died before syncing). `dir`
+ * itself is synced once a run file is named in it.
  */
 async function syncNewDirs(fs: JournalFs, outermost: string, dir: string): Promise<void> {
   const top = path.dirname(outermost);

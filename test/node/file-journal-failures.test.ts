@@ -117,9 +117,10 @@ describe('fileJournal: names made durable', () => {
     const { fs, synced } = recordingSyncs();
     const journal = createFileJournal({ dir }, fs);
     await journal.append('r1', [step('b')], 1);
-    expect(synced).toEqual([dir]);
+    // The directory's own name too: whoever made it may have died before syncing it.
+    expect(synced).toEqual([path.dirname(dir), dir]);
     await journal.append('r1', [step('c')], 2);
-    expect(synced).toEqual([dir]);
+    expect(synced).toEqual([path.dirname(dir), dir]);
     expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b'), step('c')]);
   });
 
@@ -132,7 +133,7 @@ describe('fileJournal: names made durable', () => {
       ...nodeJournalFs,
       syncDir: async (target) => {
         synced.push(target);
-        if (fail) throw systemError('EIO');
+        if (fail && target === dir) throw systemError('EIO');
         await nodeJournalFs.syncDir(target);
       },
     };
@@ -141,8 +142,30 @@ describe('fileJournal: names made durable', () => {
     expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
     fail = false;
     await journal.append('r1', [step('b')], 1);
-    expect(synced).toEqual([dir, dir]);
+    expect(synced).toEqual([path.dirname(dir), dir, dir]);
     expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+  });
+
+  it('a parent directory fsync that fails is journal.unavailable before anything is written, and the next append syncs it again', async () => {
+    const deep = path.join(dir, 'journals');
+    const synced: string[] = [];
+    let fail = true;
+    const fs: JournalFs = {
+      ...nodeJournalFs,
+      syncDir: async (target) => {
+        synced.push(target);
+        if (fail && target === dir) throw systemError('EIO');
+        await nodeJournalFs.syncDir(target);
+      },
+    };
+    const journal = createFileJournal({ dir: deep }, fs);
+    expect(await journal.append('r1', [step('a')], 0).catch((e: { code: string }) => e.code)).toBe('journal.unavailable');
+    expect(existsSync(path.join(deep, 'r1.jsonl'))).toBe(false);
+    fail = false;
+    // The directory exists now, so mkdirs creates nothing: the sync must be retried all the same.
+    await journal.append('r1', [step('a')], 0);
+    expect(synced).toEqual([dir, dir, deep]);
+    expect(await fileJournal({ dir: deep }).load('r1')).toEqual([step('a')]);
   });
 });
 

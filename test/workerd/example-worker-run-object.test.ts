@@ -132,3 +132,17 @@ describe.runIf(enabled)('examples/worker RunObject over fake storage', () => {
     expect(await resolutions(harness.object)).toMatchObject([{ by: 'timeout' }, { type: 'run:end' }]);
   });
 });
+
+describe.skipIf(!enabled)('examples/worker run view: an ended run waits for nothing', () => {
+  it('an ask its agent left behind is not pending once the run ended, and a decision on it is refused as closed', async () => {
+    const { viewOf, approvalState } = await import('../../examples/worker/src/run-view.js');
+    const record = { runId: 'r1', status: 'completed' } as const;
+    const asked = { v: 1, type: 'approval', key: 'k-old', agent: 'a', turn: 0, index: 0, toolName: 'notes_save_note', callId: 'c', input: {}, audit: { verdict: 'ask', layer: 'default', advisory: [] } } as unknown as JournalEntry;
+    const start = { v: 1, type: 'run:start', workflow: 'task', args: {} } as unknown as JournalEntry;
+    const end = { v: 1, type: 'run:end', value: 'done' } as unknown as JournalEntry;
+    expect(viewOf(record, [start, asked]).pending.map((p) => p.key)).toEqual(['k-old']);
+    expect(viewOf(record, [start, asked, end]).pending).toEqual([]);
+    expect(approvalState([start, asked], 'k-old')).toEqual({ asked: true, ended: false });
+    expect(approvalState([start, asked, end], 'k-old')).toEqual({ asked: true, ended: true });
+  });
+});

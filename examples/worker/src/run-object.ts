@@ -87,9 +87,10 @@ export class RunObject {
 
   private async resolve({ key, decision, reason }: ResolveMessage): Promise<RunRecord> {
     const { runId } = await this.record();
-    const { asked, resolution } = approvalState(await this.journal.load(runId), key);
+    const { asked, resolution, ended } = approvalState(await this.journal.load(runId), key);
     if (!asked) throw new HttpError(404, 'approval.not_found', `run ${runId} has no approval ${JSON.stringify(key)}`);
     if (resolution !== undefined) throw closed(key, `it was already resolved (${resolution.decision}, by ${resolution.by})`);
+    if (ended) throw closed(key, 'the run has ended without it');
     let won = false;
     const record = await this.advance(runId, async (engine) => {
       const answer: ApprovalDecision = reason === undefined ? { decision } : { decision, reason };

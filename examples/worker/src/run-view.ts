@@ -43,11 +43,16 @@ export function recordOf(runId: string, outcome: RunOutcome): RunRecord {
 
 export function viewOf(record: RunRecord, entries: readonly JournalEntry[]): RunView {
   const resolved = new Set(entries.filter(isResolution).map((r) => r.key));
-  const pending = entries
-    .filter(isApproval)
-    .filter((a) => !resolved.has(a.key))
-    .map(({ key, toolName, input, deadlineAt }) => ({ key, toolName, input, ...(deadlineAt === undefined ? {} : { deadlineAt }) }));
   const end = entries.find((e) => e.type === 'run:end');
+  // An ended run waits for nothing: an ask its agent left behind (re-keyed when the remote
+  // server's tools changed) closed with it, as the engine's own pending() says.
+  const pending =
+    end !== undefined
+      ? []
+      : entries
+          .filter(isApproval)
+          .filter((a) => !resolved.has(a.key))
+          .map(({ key, toolName, input, deadlineAt }) => ({ key, toolName, input, ...(deadlineAt === undefined ? {} : { deadlineAt }) }));
   return {
     runId: record.runId,
     status: record.status,
@@ -57,11 +62,12 @@ export function viewOf(record: RunRecord, entries: readonly JournalEntry[]): Run
   };
 }
 
-/** Whether an approval was ever asked under `key`, and the resolution that closed it, if any. */
-export function approvalState(entries: readonly JournalEntry[], key: string): { asked: boolean; resolution?: Resolution } {
+/** Whether an approval was ever asked under `key`, the resolution that closed it, if any, and whether the run ended. */
+export function approvalState(entries: readonly JournalEntry[], key: string): { asked: boolean; resolution?: Resolution; ended: boolean } {
   const asked = entries.some((e) => isApproval(e) && e.key === key);
   const resolution = entries.filter(isResolution).find((r) => r.key === key);
-  return { asked, ...(resolution === undefined ? {} : { resolution }) };
+  const ended = entries.some((e) => e.type === 'run:end');
+  return { asked, ended, ...(resolution === undefined ? {} : { resolution }) };
 }
 
 function isApproval(entry: JournalEntry): entry is Approval {
