@@ -93,10 +93,16 @@ describe('fileJournal: a failed write applies nothing', () => {
 });
 
 describe('fileJournal: names made durable', () => {
-  /** The real file system, recording every directory it fsyncs. */
-  function recordingSyncs(): { fs: JournalFs; synced: string[] } {
+  /** The real file system, recording every directory it fsyncs; while `failing` holds one, its fsync fails with EIO. */
+  function recordingSyncs(failing?: string): { fs: JournalFs; synced: string[]; heal(): void } {
     const synced: string[] = [];
-    return { synced, fs: { ...nodeJournalFs, syncDir: (target) => (synced.push(target), nodeJournalFs.syncDir(target)) } };
+    let broken = failing;
+    const syncDir = async (target: string) => {
+      synced.push(target);
+      if (target === broken) throw systemError('EIO');
+      await nodeJournalFs.syncDir(target);
+    };
+    return { synced, fs: { ...nodeJournalFs, syncDir }, heal: () => (broken = undefined) };
   }
 
   it('fsyncs the parent of every directory it creates, and the run directory once its file is named', async () => {
@@ -127,20 +133,11 @@ describe('fileJournal: names made durable', () => {
   it('a directory fsync that fails is journal.unavailable with nothing applied, and the next append syncs again', async () => {
     await fileJournal({ dir }).append('r1', [step('a')], 0);
     const before = readFileSync(path.join(dir, 'r1.jsonl'));
-    const synced: string[] = [];
-    let fail = true;
-    const fs: JournalFs = {
-      ...nodeJournalFs,
-      syncDir: async (target) => {
-        synced.push(target);
-        if (fail && target === dir) throw systemError('EIO');
-        await nodeJournalFs.syncDir(target);
-      },
-    };
+    const { fs, synced, heal } = recordingSyncs(dir);
     const journal = createFileJournal({ dir }, fs);
     expect(await journal.append('r1', [step('b')], 1).catch((e: { code: string }) => e.code)).toBe('journal.unavailable');
     expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
-    fail = false;
+    heal();
     await journal.append('r1', [step('b')], 1);
     expect(synced).toEqual([path.dirname(dir), dir, dir]);
     expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
@@ -148,20 +145,11 @@ describe('fileJournal: names made durable', () => {
 
   it('a parent directory fsync that fails is journal.unavailable before anything is written, and the next append syncs it again', async () => {
     const deep = path.join(dir, 'journals');
-    const synced: string[] = [];
-    let fail = true;
-    const fs: JournalFs = {
-      ...nodeJournalFs,
-      syncDir: async (target) => {
-        synced.push(target);
-        if (fail && target === dir) throw systemError('EIO');
-        await nodeJournalFs.syncDir(target);
-      },
-    };
+    const { fs, synced, heal } = recordingSyncs(dir);
     const journal = createFileJournal({ dir: deep }, fs);
     expect(await journal.append('r1', [step('a')], 0).catch((e: { code: string }) => e.code)).toBe('journal.unavailable');
     expect(existsSync(path.join(deep, 'r1.jsonl'))).toBe(false);
-    fail = false;
+    heal();
     // The directory exists now, so mkdirs creates nothing: the sync must be retried all the same.
     await journal.append('r1', [step('a')], 0);
     expect(synced).toEqual([dir, dir, deep]);
