@@ -16,7 +16,7 @@
  * provider wins, because the SDK's retry after a refresh depends on its token being the one sent.
  */
 import { limitResponse } from './body-limit.js';
-import { HttpAuthError, describeRefusal, parseChallenge } from './challenge.js';
+import { HttpAuthError, describeRefusal, describeRefusedToken, parseChallenge } from './challenge.js';
 import type { FetchLike, HeaderHook, HeaderRecord } from './config-types.js';
 import type { Redactor } from './redact.js';
 import { repairSseAnswers } from './sse-answers.js';
@@ -36,6 +36,11 @@ export interface Endpoint {
   readonly authorizes: boolean;
   /** Told of a 403 insufficient_scope the SDK is about to answer. */
   readonly onStepUp?: () => void;
+  /**
+   * Told of each 401 the SDK would answer with its flow, with the challenge and the request's
+   * body; true when that request was the flow's own resend, so the refusal is final.
+   */
+  readonly onUnauthorized?: (challenge: string | null, requestBody: unknown) => boolean;
 }
 
 export function createHeaderFetch(
@@ -47,7 +52,7 @@ export function createHeaderFetch(
 ): FetchLike {
   // Resolve global fetch per call, not at construction: tests and hosts may replace it.
   const raw: FetchLike = baseFetch ?? ((input, init) => fetch(input, init));
-  const send: FetchLike = async (input, init) => refuseUnauthorized(repairSseAnswers(limitResponse(await raw(input, init), onOverflow)), input, endpoint);
+  const send: FetchLike = async (input, init) => refuseUnauthorized(repairSseAnswers(limitResponse(await raw(input, init), onOverflow)), input, init, endpoint);
   if (headers === undefined) return send;
   return async (input, init) => {
     if (new URL(String(input)).origin !== endpoint.url.origin) return send(input, init);
@@ -74,20 +79,22 @@ export function createHeaderFetch(
 /**
  * A 401 or 403 from the MCP endpoint becomes an error naming the server's challenge, where the
  * SDK would otherwise report only the status and body. With a provider the SDK keeps the 401s
- * and the 403 insufficient_scope it knows how to answer; any other 403 is no case for re-auth.
+ * and the 403 insufficient_scope it knows how to answer; any other 403 is no case for re-auth,
+ * and neither is a 401 to the flow's own resend (the token it just obtained was refused).
  */
-async function refuseUnauthorized(response: Response, input: string | URL, endpoint: Endpoint): Promise<Response> {
+async function refuseUnauthorized(response: Response, input: string | URL, init: RequestInit | undefined, endpoint: Endpoint): Promise<Response> {
   if (response.status !== 401 && response.status !== 403) return response;
   const url = new URL(String(input));
   if (url.origin !== endpoint.url.origin || url.pathname !== endpoint.url.pathname) return response;
   const header = response.headers.get('www-authenticate');
   const stepUp = response.status === 403 && parseChallenge(header)?.params.get('error') === 'insufficient_scope';
   if (endpoint.authorizes && stepUp) endpoint.onStepUp?.();
-  if (endpoint.authorizes && (response.status === 401 || stepUp)) return response;
+  const final = endpoint.authorizes && response.status === 401 && endpoint.onUnauthorized?.(header, init?.body) === true;
+  if (endpoint.authorizes && !final && (response.status === 401 || stepUp)) return response;
   // The body stays in the message as the SDK's own error had it; the source's Redactor
   // scrubs any credential a server echoes there.
   const body = await response.text().catch(() => '');
-  throw new HttpAuthError(response.status, describeRefusal(response.status, header, endpoint.authorizes, body));
+  throw new HttpAuthError(response.status, final ? describeRefusedToken(header, body) : describeRefusal(response.status, header, endpoint.authorizes, body));
 }
 
 function isByteString(value: string): boolean {

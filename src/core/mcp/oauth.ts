@@ -19,11 +19,9 @@
  *    stored refresh token, which cannot widen a grant, and resend with the same narrow token.
  */
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { HttpAuthError, describeRefusedToken } from './challenge.js';
-import type { FetchLike } from './config-types.js';
 import type { Redactor } from './redact.js';
 
 export type { OAuthClientProvider };
@@ -105,27 +103,45 @@ function withoutRefresh(tokens: unknown): unknown {
 }
 
 /**
+ * Which requests are the flow's own resends, and the MCP endpoint's last 401 challenge: the
+ * header fetch (http-fetch.ts) reports every 401 here and makes a 401 to a resend final. A
+ * request is recognised by its body, which the SDK sends as the JSON of the message, so
+ * concurrent requests are told apart.
+ */
+export class ResendWatch {
+  private readonly resending = new Set<string>();
+  /** The challenge of the endpoint's last 401, for the SDK's own "401 after authentication". */
+  lastChallenge: string | null = null;
+
+  readonly onUnauthorized = (challenge: string | null, requestBody: unknown): boolean => {
+    this.lastChallenge = challenge;
+    return typeof requestBody === 'string' && this.resending.has(requestBody);
+  };
+
+  async resend<T>(message: JSONRPCMessage | JSONRPCMessage[], send: () => Promise<T>): Promise<T> {
+    const body = JSON.stringify(message);
+    this.resending.add(body);
+    try {
+      return await send();
+    } finally {
+      this.resending.delete(body);
+    }
+  }
+}
+
+/**
  * The SDK transport, resending a request once when the provider completed an authorization
  * redirect while it was refused and now holds a token. Anything else a redirect leaves behind
  * is a typed wait for the host, not the SDK's bare "Unauthorized".
  */
 export class AuthorizingTransport extends StreamableHTTPClientTransport {
-  /** The bodies of requests this class is resending: a 401 to one of them is final. */
-  private readonly resending: Set<string>;
-  /** The challenge of the endpoint's last 401, for the SDK's own "401 after authentication". */
-  private readonly lastChallenge: { header: string | null };
-
   constructor(
     url: URL,
     options: StreamableHTTPClientTransportOptions,
     private readonly guard: GuardedProvider,
+    private readonly watch: ResendWatch,
   ) {
-    const resending = new Set<string>();
-    const lastChallenge = { header: null as string | null };
-    const watched = watchRefusals(url, options.fetch ?? ((input, init) => fetch(input, init)), resending, lastChallenge);
-    super(url, { ...options, authProvider: guard.provider, fetch: watched });
-    this.resending = resending;
-    this.lastChallenge = lastChallenge;
+    super(url, { ...options, authProvider: guard.provider });
   }
 
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: Parameters<StreamableHTTPClientTransport['send']>[1]): Promise<void> {
@@ -133,7 +149,7 @@ export class AuthorizingTransport extends StreamableHTTPClientTransport {
     try {
       return await super.send(message, options);
     } catch (error) {
-      if (error instanceof StreamableHTTPError && error.code === 401) throw new HttpAuthError(401, describeRefusedToken(this.lastChallenge.header, ''));
+      if (error instanceof StreamableHTTPError && error.code === 401) throw new HttpAuthError(401, describeRefusedToken(this.watch.lastChallenge, ''));
       if (!(error instanceof UnauthorizedError) || this.guard.redirects() === before) throw error;
       const tokens = await this.guard.provider.tokens();
       if (tokens?.access_token === undefined) {
@@ -141,31 +157,7 @@ export class AuthorizingTransport extends StreamableHTTPClientTransport {
           'authorization was started (the http.authProvider was asked to redirect to the authorization server) but no token is available yet; call again once it has one',
         );
       }
-      const body = JSON.stringify(message);
-      this.resending.add(body);
-      try {
-        return await super.send(message, options);
-      } finally {
-        this.resending.delete(body);
-      }
+      return this.watch.resend(message, () => super.send(message, options));
     }
   }
-}
-
-/**
- * The transport's fetch, noting each 401 challenge from the MCP endpoint and failing a 401 to
- * a request being resent before the SDK can start the flow over. A request is recognised by
- * its body, which the SDK sends as the JSON of the message, so concurrent requests are told apart.
- */
-function watchRefusals(url: URL, base: FetchLike, resending: ReadonlySet<string>, last: { header: string | null }): FetchLike {
-  return async (input, init) => {
-    const response = await base(input, init);
-    if (response.status !== 401) return response;
-    const at = new URL(String(input));
-    if (at.origin !== url.origin || at.pathname !== url.pathname) return response;
-    last.header = response.headers.get('www-authenticate');
-    if (typeof init?.body !== 'string' || !resending.has(init.body)) return response;
-    const body = await response.text().catch(() => '');
-    throw new HttpAuthError(401, describeRefusedToken(last.header, body));
-  };
 }

@@ -9,7 +9,7 @@ import { raceSignal } from '../async.js';
 import { ConfigError } from '../errors.js';
 import type { McpConfig, StdioMcpConfig } from './config-types.js';
 import { createHeaderFetch } from './http-fetch.js';
-import { AuthorizingTransport, guardProvider } from './oauth.js';
+import { AuthorizingTransport, ResendWatch, guardProvider } from './oauth.js';
 import type { Redactor } from './redact.js';
 
 /** What a runtime entry can add: the Node entry supplies stdio. */
@@ -45,9 +45,11 @@ export async function openTransport(
       const url = new URL(String(config.url));
       const authProvider = config.http?.authProvider;
       const guard = authProvider === undefined ? undefined : guardProvider(authProvider, redactor);
-      const endpoint = { url, authorizes: guard !== undefined, onStepUp: () => guard?.stepUp() };
+      // Consulted only with a provider (authorizes), for the flow's own resends.
+      const watch = new ResendWatch();
+      const endpoint = { url, authorizes: guard !== undefined, onStepUp: () => guard?.stepUp(), onUnauthorized: watch.onUnauthorized };
       const options = { fetch: createHeaderFetch(config.http?.headers, config.http?.fetch, (error) => overflow?.(error), redactor, endpoint) };
-      const transport = guard === undefined ? new StreamableHTTPClientTransport(url, options) : new AuthorizingTransport(url, options, guard);
+      const transport = guard === undefined ? new StreamableHTTPClientTransport(url, options) : new AuthorizingTransport(url, options, guard, watch);
       return { transport, shutdown: () => endHttpSession(transport), onOverflow: (handler) => (overflow = handler) };
     }
     case 'inprocess': {
