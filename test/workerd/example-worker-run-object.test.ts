@@ -110,23 +110,16 @@ describe.runIf(enabled)('examples/worker RunObject over fake storage', () => {
     expect(harness.alarms).toEqual([]);
   });
 
-  it('the alarm throws after marking the run running: the record is put back, and the retry finishes the run', async () => {
+  // One refused put: the record is put back. Two: putting it back is refused too, and the run is left 'running'.
+  it.each([
+    ['the record is put back', 1, 'suspended'],
+    ['storage refuses putting the record back too, and the run is left running', 2, 'running'],
+  ] as const)('the alarm throws after marking the run running (%s): the retry finishes the run', async (_case, refusedPuts, left) => {
     const harness = runObject();
     await suspendedPastDeadline(harness);
-    harness.faults.settledRecordPuts = 1;
+    harness.faults.settledRecordPuts = refusedPuts;
     await expect(harness.object.alarm()).rejects.toThrow('storage refused the put');
-    expect((await send(harness.object, '/view')).body.status).toBe('suspended');
-    await harness.object.alarm();
-    expect((await send(harness.object, '/view')).body).toMatchObject({ status: 'completed', pending: [], value: DENIED });
-    expect(await resolutions(harness.object)).toMatchObject([{ by: 'timeout' }, { type: 'run:end' }]);
-  });
-
-  it('when storage refuses putting the record back too, the retry still finishes the run it left running', async () => {
-    const harness = runObject();
-    await suspendedPastDeadline(harness);
-    harness.faults.settledRecordPuts = 2;
-    await expect(harness.object.alarm()).rejects.toThrow('storage refused the put');
-    expect((await send(harness.object, '/view')).body.status).toBe('running');
+    expect((await send(harness.object, '/view')).body.status).toBe(left);
     await harness.object.alarm();
     expect((await send(harness.object, '/view')).body).toMatchObject({ status: 'completed', pending: [], value: DENIED });
     expect(await resolutions(harness.object)).toMatchObject([{ by: 'timeout' }, { type: 'run:end' }]);
