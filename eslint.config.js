@@ -75,6 +75,8 @@ export default tseslint.config(
       '.wrangler/',
       'test/workerd/.bundle/',
       'examples/**/out/',
+      '.docs-code/',
+      'docs/api/',
     ],
   },
   js.configs.recommended,
@@ -104,6 +106,7 @@ export default tseslint.config(
       'src/adapters/**/*.ts',
       'src/anthropic/**/*.ts',
       'src/openai/**/*.ts',
+      'src/ai-sdk/**/*.ts',
       'test/core/**/*.ts',
       'test/fixtures/**/*.ts',
       'examples/servers/workbench.ts',
@@ -119,6 +122,26 @@ export default tseslint.config(
     rules: neutralRules,
   },
   ...coreFloors(),
+  {
+    // The AI SDK entry runs a host's model object and needs nothing of the AI SDK at run time:
+    // its types only, so an app that never installs `ai` still loads it. (The base rule above
+    // keeps refusing Node builtins; this one only adds the AI SDK packages.)
+    files: ['src/ai-sdk/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(ai|@ai-sdk/.+)$',
+              allowTypeImports: true,
+              message: '@rulvar/core/ai-sdk may import the AI SDK\'s types only (import type): nothing of it is loaded at run time.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
 
 /**
@@ -127,7 +150,7 @@ export default tseslint.config(
  * the bus cannot come to depend on the engine built over it (or the chain on a transport).
  */
 function coreFloors() {
-  const floors = ['tools', 'schema', 'permissions', 'mcp', 'bus', 'engine'];
+  const floors = ['secrets', 'tools', 'schema', 'permissions', 'mcp', 'bus', 'model', 'journal', 'engine'];
   const restrict = (files, above, ignores = []) => ({
     files,
     ignores,

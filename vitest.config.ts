@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/longest-first.js';
 
 // Debian's chromium, installed by scripts/ensure-chromium.sh: Playwright cannot download its
 // own build here. CHROMIUM_PATH overrides; with neither, Playwright falls back to its own.
@@ -42,23 +43,41 @@ const sdkModules = [
   '@cfworker/json-schema',
   'hono',
   'zod',
+  // The traces suite's in-memory exporter.
+  '@opentelemetry/sdk-trace-base',
 ];
+
+// The budget of a case that sets none, in every project and in the worker's own collector
+// (test/workerd/worker.ts): a harness limit, not a bound under test. Cases that bound a time
+// measure it themselves; this only ends a stuck case, and two workers beside the Node 22/24
+// lane make a CPU-heavy case take several times its idle time.
+const CASE_TIMEOUT_MS = 20_000;
 
 export default defineConfig({
   test: {
+    // Two files at a time: most of the Node and workerd files wait on child processes,
+    // sockets and timers, so a second worker fills the time the first one waits.
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
           name: 'node',
           environment: 'node',
+          testTimeout: CASE_TIMEOUT_MS,
           include: ['test/node/**/*.test.ts'],
+          // One PostgreSQL server per run, started only when a Postgres test asks for it.
+          globalSetup: ['test/node/postgres-global-setup.ts'],
         },
       },
       {
         optimizeDeps: { include: sdkModules },
         test: {
           name: 'chromium',
+          testTimeout: CASE_TIMEOUT_MS,
           include: ['test/browser/**/*.test.ts'],
+          // Hostile providers on loopback for the adapter cases (see the file).
+          globalSetup: ['test/node/provider-host.setup.ts'],
           browser: {
             enabled: true,
             headless: true,
@@ -78,6 +97,7 @@ export default defineConfig({
         test: {
           name: 'workerd',
           environment: 'node',
+          testTimeout: CASE_TIMEOUT_MS,
           include: ['test/workerd/**/*.test.ts'],
           // Bundling and starting workerd take a few seconds; cases carry their own timeouts.
           hookTimeout: 120_000,

@@ -15,7 +15,7 @@
  * by part, so each component's share of the total is its gzip'd size alone, scaled so the
  * shares sum to the measured total; the parts alone are printed too.
  *
- * Sizes, not times: no Row for the README's timing table and no --check gate (report.ts
+ * Sizes, not times: no Row for the benchmarks guide's timing table and no --check gate (report.ts
  * renders milliseconds). The target line says met or MISSED like the others.
  */
 import path from 'node:path';

@@ -10,13 +10,14 @@
  *            appends the end (one fsync); memoryJournal only replays.
  * No targets: the floor is in-memory, and the ratio says what durability costs on this disk.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { createFileJournal } from '../src/node/file-journal.js';
 import { nodeJournalFs, type JournalFs } from '../src/node/journal-fs.js';
+import { benchJournalFloor, journalDir } from './journal-floor.bench.js';
 import { compare, median, printTable, type Variant } from './harness.js';
 import { library } from './library.js';
 import { measured, type Row } from './report.js';
@@ -47,14 +48,62 @@ const lookup = library.tool({
   parameters: { type: 'object', properties: { id: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } } }, required: ['id'] },
   execute: async ({ id }: { id: string }) => ({ id, status: 'open', owner: 'team-billing', updatedAt: '2025-01-01T00:00:00.000Z', notes: 'Customer asked for a revised invoice; waiting on finance to confirm the amount. '.repeat(6) }),
 });
+const pay = library.tool({ name: 'pay', description: 'Pays.', parameters: { type: 'object' }, needsApproval: true, execute: async () => ({ paid: true }) });
+/** 99 lookups, then a payment that waits for approval, then the answer: the suspended 100-turn run. */
+const approving = {
+  id: 'approving',
+  async generate(request: { readonly messages: readonly unknown[] }) {
+    const n = (request.messages.length - 1) / 2;
+    if (n < SUSPENDED_TURNS - 1) return adapter.generate(request);
+    if (n === SUSPENDED_TURNS - 1) return { text: 'Paying now.', toolCalls: [{ id: 'call_pay', name: 'pay', input: { amount: 5 } }], stopReason: 'tool_calls' as const };
+    return { text: 'Paid, and every record checked.', toolCalls: [], stopReason: 'end' as const };
+  },
+};
+const SUSPENDED_TURNS = 100;
+
+/**
+ * The suspended 100-turn run, resolved: its entries as a resume finds them, and the appends the
+ * resume makes after (the released call's result, the model's answer, the ends), from a real run.
+ */
+async function suspendedRun(dir: string): Promise<{ suspended: JournalEntry[]; tail: JournalEntry[][] }> {
+  const store = createFileJournal({ dir }, noFsync);
+  const wf = library.defineWorkflow({ name: 'journal-floor-bench' }, async (ctx) => (await ctx.agent('check and pay', { tools: [lookup, pay], maxTurns: SUSPENDED_TURNS + 1 })).turns);
+  const engine = library.createEngine({ adapters: [approving], journal: store, defaults: { model: 'approving:m' } });
+  const started = await engine.run(wf, {}, { runId: 'suspended' }).result;
+  if (started.status !== 'suspended') throw new Error(`journal bench: the approval run ${started.status}`);
+  await engine.resolveExternal('suspended', started.approvals[0]!.key, 'allow');
+  const resolved = (await store.load('suspended')).length;
+  // The resume's appends as its engine batched them: the timed resume replays exactly those.
+  const tail: JournalEntry[][] = [];
+  const claim = store.claim?.bind(store);
+  if (claim === undefined) throw new Error('journal bench: fileJournal has no claim');
+  const resuming = library.createEngine({
+    adapters: [approving],
+    journal: {
+      ...store,
+      load: store.load.bind(store),
+      append: store.append.bind(store),
+      claim: async (runId, lease) => {
+        const held = await claim(runId, lease);
+        return { ...held, load: held.load.bind(held), renew: held.renew.bind(held), release: held.release.bind(held), append: (entries, length) => (tail.push([...entries]), held.append(entries, length)) };
+      },
+    },
+    defaults: { model: 'approving:m' },
+  });
+  const done = await resuming.resume('suspended', wf).result;
+  if (done.status !== 'completed') throw new Error(`journal bench: the approval run's resume ${done.status}`);
+  const entries = await store.load('suspended');
+  return { suspended: entries.slice(0, resolved), tail };
+}
+
 const workflow = library.defineWorkflow({ name: 'journal-bench' }, async (ctx) => (await ctx.agent('check every record', { tools: [lookup], maxTurns: TURNS })).turns);
 const engineOver = (journal: JournalStore) => library.createEngine({ adapters: [adapter], journal, defaults: { model: 'bench:m' } });
 
 /** The real file system with fsync skipped: the journal's own protocol, without the disk's flush. */
 const noFsync: JournalFs = {
   ...nodeJournalFs,
-  async openOrCreate(target) {
-    const opened = await nodeJournalFs.openOrCreate(target);
+  async openOrCreate(target, create) {
+    const opened = await nodeJournalFs.openOrCreate(target, create);
     return { ...opened, file: { ...opened.file, sync: async () => undefined } };
   },
   syncDir: async () => undefined,
@@ -76,7 +125,11 @@ export async function benchJournal(options: { warmup: number; iterations: number
     const boundary = recorded.filter((entry) => entry.type === 'turn' || entry.type === 'tool');
     const appends = await benchAppends(root, boundary, options);
     const resumes = await benchResumes(root, path.join(built, `${RUN}.jsonl`), unfinished, options);
-    return [...appends, ...resumes];
+    const turn = boundary.find((entry) => entry.type === 'turn');
+    const tool = boundary.find((entry) => entry.type === 'tool');
+    if (turn === undefined || tool === undefined) throw new Error('journal bench: no turn or tool entry');
+    const floor = await benchJournalFloor(options, { turn, tool, ...(await suspendedRun(path.join(root, 'suspended'))) });
+    return [...appends, ...resumes, ...floor];
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -139,8 +192,7 @@ async function benchResumes(root: string, builtFile: string, unfinished: readonl
     {
       name: 'fileJournal: resume',
       setup: async () => {
-        dir = path.join(root, `resume-${(sample += 1)}`);
-        await mkdir(dir);
+        dir = await journalDir(path.join(root, `resume-${(sample += 1)}`));
         await copyFile(builtFile, path.join(dir, `${RUN}.jsonl`));
       },
       run: () => resume(library.fileJournal({ dir })),

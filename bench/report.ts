@@ -1,5 +1,5 @@
 /**
- * What the benches hand back, and the two things done with it besides printing: the README's
+ * What the benches hand back, and the two things done with it besides printing: the benchmarks guide's
  * Benchmarks block (between `<!-- bench:start -->` and `<!-- bench:end -->`) rendered from the
  * rows of the run itself, and the list of missed targets `--check` fails on.
  */
@@ -7,11 +7,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import process from 'node:process';
 
-/** One row of the README's main table: the library against the raw-SDK floor, same run. */
+/** One row of the benchmarks guide's main table: the library against the raw-SDK floor, same run. */
 export interface Row {
   /** The variant's name in the console output and in target lines. */
   readonly name: string;
-  /** The README's Comparison cell (Markdown). */
+  /** The guide's Comparison cell (Markdown). */
   readonly comparison: string;
   /** Words before the floor's figure in the Floor cell; `undefined` leaves the cell blank (the row above's floor). */
   readonly floorLabel: string | undefined;
@@ -95,7 +95,7 @@ export function missed(report: Report): Row[] {
 
 const group = (n: number) => n.toLocaleString('en-US');
 
-/** Milliseconds as the README writes them: µs under a millisecond, one decimal under 100 ms. */
+/** Milliseconds as the guide writes them: µs under a millisecond, one decimal under 100 ms. */
 function time(ms: number): string {
   if (ms < 1) return `${Math.round(ms * 1000)} µs`;
   return ms < 100 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
@@ -122,7 +122,7 @@ function tableRow(cells: readonly string[]): string {
   return `|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|`;
 }
 
-/** JSON Schema keywords that shape names mention, set as code in the README. */
+/** JSON Schema keywords that shape names mention, set as code in the guide. */
 const KEYWORDS = /(?<![\w$])(\$defs|anyOf|uniqueItems|patternProperties|pattern|items)(?![\w-])/g;
 
 /** A fixture's shape name in Markdown: quoted text and keywords as code, long numbers grouped, `20x` as `20×`. */
@@ -144,7 +144,7 @@ function hostileRow(row: HostileRow): string {
   return tableRow([shapeLabel(row.shape), group(row.bytes), `${row.hostileMs.toFixed(1)} ms`, group(row.hostileWork), row.outcome, `${row.benignMs.toFixed(1)} ms`]);
 }
 
-/** Greedy word wrap, so the generated prose reads like the rest of the README. */
+/** Greedy word wrap, so the generated prose reads like the rest of the guide. */
 function wrap(text: string, width = 95): string {
   const lines: string[] = [];
   let line = '';
@@ -191,7 +191,7 @@ export function renderBlock(report: Report): string {
         misses.length === 0
           ? 'Every target was met in this run.'
           : `Missed in this run: ${misses.join('; ')}.`,
-        'The bound rows say where a target cannot be met by any implementation: past the sweep, resolving must hash what it imports, and `JSON.stringify` plus one SHA-256 of the listed contracts alone takes the sweep past 2× from 1,000 tools up; the rest of resolving is admission (one canonical-order private copy of each schema) and the collector. An engine must journal each turn, and keeping just the JSON text of each response and result takes the hand loop past 1.15×; the rest of the engine run is its copies, frozen entries, events and the spawn. Resume replays an ended agent from its journal entries without rebuilding its turns; what is left is loading and indexing the entries and keying the spawn.',
+        'The bound rows say where a target cannot be met by any implementation: past the sweep, resolving must hash what it imports, and `JSON.stringify` plus one SHA-256 of the listed contracts alone takes the sweep past 2× from 1,000 tools up; the rest of resolving is the frozen copy of each schema a toolset holds, admission (a canonical-order private copy of its own) and the collector. An engine must journal each turn, and keeping just the JSON text of each response and result takes the hand loop past 1.15×; the rest of the engine run is its copies, frozen entries, events and the spawn. Resume replays an ended agent from its journal entries without rebuilding its turns; what is left is loading and indexing the entries and keying the spawn.',
       ].join(' '),
     ),
   ].join('\n');
@@ -200,11 +200,11 @@ export function renderBlock(report: Report): string {
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
-/** Replaces the README's bench block with one rendered from `report`; the rest is left byte for byte. */
-export async function writeReadme(report: Report, path = new URL('../README.md', import.meta.url)): Promise<void> {
+/** Replaces the benchmarks guide's block with one rendered from `report`; the rest is left byte for byte. */
+export async function writeBenchDocs(report: Report, path = new URL('../docs/benchmarks.md', import.meta.url)): Promise<void> {
   const text = await readFile(path, 'utf8');
   const start = text.indexOf(START);
   const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} block`);
+  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${START} … ${END} block`);
   await writeFile(path, `${text.slice(0, start + START.length)}\n${renderBlock(report)}\n${text.slice(end)}`);
 }

@@ -1,4 +1,4 @@
-/** An agent whose write waits for a human: suspend, resolve, resume (the README's example). */
+/** An agent whose write waits for a human: suspend, resolve, resume (docs/engine.md quotes it). */
 import { createEngine, defineWorkflow, mcp, memoryJournal } from '@rulvar/core';
 import { scripted } from '@rulvar/core/testing';
 import { createWorkbenchServer } from './servers/workbench.js';

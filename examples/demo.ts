@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '@rulvar/core/node';
-import { closeNotes, demoModel, engineOptions, notes, printTable, shopping, watch } from './demo/setup.js';
+import { PRESET, closeNotes, demoModel, engineOptions, notes, printTable, shopping, verdictOf, watch } from './demo/setup.js';
 
 const interactive = process.argv.includes('--interactive');
 const dir = await mkdtemp(path.join(tmpdir(), 'rulvar-demo-'));
@@ -24,8 +24,9 @@ const ran = { count: 0 };
 
 try {
   const tools = await notes().tools();
-  console.log(`Imported ${tools.length} tools from ${notes().id}:\n`);
-  printTable(['name', 'risk', 'needsApproval'], tools.map((t) => [t.name, t.risk ?? '(undeclared)', String(t.needsApproval)]));
+  console.log(`Imported ${tools.length} tools from ${notes().id}, and what a call of each gets under the preset '${PRESET}':\n`);
+  const verdicts = await Promise.all(tools.map((t) => verdictOf(t)));
+  printTable(['name', 'risk', 'needsApproval', `verdict (${PRESET})`], tools.map((t, i) => [t.name, t.risk ?? '(undeclared)', String(t.needsApproval), verdicts[i] ?? '']));
 
   console.log(`\nProcess 1 (pid ${process.pid}) runs the agent, journal in ${dir}:`);
   const engine = createEngine(engineOptions(dir, model));

@@ -28,9 +28,8 @@ else
 fi
 
 echo "ensure-chromium: installing Debian's chromium package (about 25 s)..." >&2
-export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" apt-get update -qq
-"${SUDO[@]}" apt-get install -y -qq chromium >/dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+apt_install "${SUDO[@]}" -- chromium >/dev/null
 
 if [[ ! -x "$CHROMIUM" ]]; then
   echo "ensure-chromium: apt-get finished but $CHROMIUM is still missing." >&2

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Runs what depends on the Node version under every Node pinned in scripts/node-versions.sh,
 # one version after another (the machine has 2 cores; the suites would only slow each other):
-#   - the vitest `node` project with RULVAR_TEST_DIST=1: test/node, i.e. stdio servers and
-#     their process groups, crash loops, the file journal, the built dist/, every example
-#     under examples/ and the rulvar-mcp CLI;
+#   - the files of the vitest `node` project named in VERSION_DEPENDENT below, with
+#     RULVAR_TEST_DIST=1: stdio servers and their process groups, signals and crash loops,
+#     the file journal and engines across processes (fs, child_process, process groups), the
+#     built dist/, every example under examples/, the rulvar-mcp CLI, and a short smoke of
+#     the rest (the model adapters over loopback, the AI SDK mocks). The runtime-neutral core suite does
+#     not depend on the Node version beyond what these cover, and runs once, on the machine's
+#     Node, in Chromium and in workerd;
 #   - the demo, as `npm run demo` runs it after its build.
 # `npm test` runs this last, after it has built dist/ and run everything on the machine's Node.
 # Every version is run and reported even when an earlier one fails; the exit code is 1 if any
@@ -18,6 +22,18 @@ if [[ ! -f dist/node/index.js ]]; then
   echo "node-matrix: dist/ is not built; run \`npm run build\` first (npm test does)." >&2
   exit 1
 fi
+
+# Paths under test/node/ (vitest filters by substring): what calls into Node's own child
+# processes, signals, streams and file system (stdio, the file journal, engines across
+# processes, the crash loop, on fewer seeds), the built dist/ and every example, the CLI, the
+# Node check itself, and a smoke of the rest (the model adapters, the AI SDK mocks).
+VERSION_DEPENDENT=(
+  node-versions stdio.test file-journal engine-processes crash-loop dist.test examples.test
+  cli.test adapters.test adapters-examples ai-sdk-mock
+)
+files=()
+for name in "${VERSION_DEPENDENT[@]}"; do files+=("test/node/$name"); done
+export RULVAR_CRASH_LOOP_ITERATIONS=16
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -37,13 +53,18 @@ for version in "${RULVAR_NODE_VERSIONS[@]}"; do
 
   echo
   echo "======== Node $version ($node_bin) ========"
-  echo "-------- Node $version: vitest node project (test/node, dist/, examples, CLI) --------"
+  echo "-------- Node $version: the version-dependent files of the vitest node project --------"
   start=$SECONDS
   # The exit status is the summary's to decide (it also catches a file that skipped itself).
+  # A 60 s harness budget per case: this lane runs niced beside the main one, and a CLI case
+  # spawning a few processes once took past the main lane's 20 s there.
   PATH="$run_path" RULVAR_TEST_DIST=1 RULVAR_NODE_EXPECTED="v$version" \
-    "$node_bin" node_modules/vitest/vitest.mjs run --project node \
+    "$node_bin" node_modules/vitest/vitest.mjs run --project node "${files[@]}" --testTimeout=60000 \
     --reporter=default --reporter=json --outputFile.json="$work/$version/report.json" || true
-  if summary=$("$node_bin" scripts/node-matrix-summary.mjs "$work/$version/report.json" "$version" $((SECONDS - start))); then :; else status=1; fi
+  if summary=$("$node_bin" scripts/node-matrix-summary.mjs "$work/$version/report.json" "$version" $((SECONDS - start))); then :; else
+    status=1
+    summary+=$'\n'"$("$node_bin" scripts/vitest-report.mjs "$work/$version/report.json" 0)"
+  fi
   echo "$summary"
   summaries+=("$summary")
 

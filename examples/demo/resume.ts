@@ -20,7 +20,7 @@ try {
   if (resumed.status !== 'completed') throw new Error(`expected the run to complete, got ${resumed.status}`);
   const entries = await fileJournal({ dir }).load(runId);
 
-  console.log('\nAudit trail (from the journal):');
+  console.log('\nAudit trail (from the journal; turns count from 1):');
   printTable(['turn', 'tool', 'decided', 'result'], auditRows(entries));
   console.log(`\nResult: ${JSON.stringify(resumed.value)}`);
   const calls = [Number(callsBefore), model.calls];
@@ -30,7 +30,7 @@ try {
   const results = entries.filter((e) => e.type === 'tool' && e.result.reason !== 'denied' && e.result.reason !== 'invalid_input').length;
   const sum = (pair: number[]) => pair.reduce((a, b) => a + b, 0);
   console.log(`Model calls: ${calls.join(' + ')} = ${sum(calls)} for ${turns} journaled turns (${sum(calls) === turns ? 'none requested twice' : 'SOME REQUESTED TWICE'}).`);
-  console.log(`Tool runs: ${runs.join(' + ')} = ${sum(runs)} for ${results} journaled results of calls that ran (${sum(runs) === results ? 'none run twice' : 'SOME RUN TWICE'}).`);
+  console.log(`Tool runs: ${runs.join(' + ')} = ${sum(runs)} for ${results} journaled ${results === 1 ? 'result of a call' : 'results of calls'} that ran (${sum(runs) === results ? 'none run twice' : 'SOME RUN TWICE'}).`);
 } finally {
   await closeNotes();
   await rm(dir, { recursive: true, force: true });

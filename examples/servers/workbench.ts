@@ -22,8 +22,16 @@ export function createWorkbenchServer(): McpServer {
       inputSchema: { title: z.string().min(1), body: z.string() },
       outputSchema: { title: z.string(), count: z.number().int() },
     },
-    ({ title, body }) => {
+    async ({ title, body }, extra) => {
+      // Reports progress when the client asked for it (a progressToken), as a long tool would:
+      // the demos show these as tool:progress events.
+      const token = extra._meta?.progressToken;
+      const report = async (progress: number, message: string) => {
+        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total: 2, message } });
+      };
+      await report(1, 'checking the title');
       notes.set(title, body);
+      await report(2, 'stored');
       const structured = { title, count: notes.size };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },

@@ -3,9 +3,11 @@
  * `retryable` flag the engine reads (model-call.ts): 429, 5xx and network failures say true,
  * so the engine's own retry policy applies once the adapter's retries are spent; anything
  * else says false. Messages carry what the provider said, cut short, with every secret the
- * adapter knows replaced, because an error body may echo the request's headers back.
+ * adapter knows scrubbed by the shared redactor, because an error body may echo the request's
+ * headers back.
  */
 import { RulvarError, cutText, type RulvarErrorCode } from '../core/errors.js';
+import type { Redactor } from '../core/secrets/redactor.js';
 
 /** A RulvarError from a provider call; `status` is absent when no HTTP answer came. */
 export interface ProviderError extends RulvarError {
@@ -15,15 +17,15 @@ export interface ProviderError extends RulvarError {
 
 /** Longest slice of a provider's error text kept in a message. */
 const MAX_DETAIL_CHARS = 300;
-const REDACTED = '[redacted]';
 
 export function providerError(
   code: RulvarErrorCode,
   message: string,
-  facts: { retryable: boolean; status?: number; secrets: readonly string[]; cause?: unknown },
+  facts: { retryable: boolean; status?: number; redactor: Redactor },
 ): ProviderError {
-  const error = new RulvarError(code, redact(message, facts.secrets));
-  // The cause is described, never kept: a fetch failure can hold the request and its headers.
+  const error = new RulvarError(code, scrubMessage(message, facts.redactor));
+  // Plain data properties, so whoever reads them runs no code; no cause is kept, since a
+  // fetch failure can hold the request and its headers.
   const extra = { retryable: facts.retryable, ...(facts.status === undefined ? {} : { status: facts.status }) };
   return Object.assign(error, extra);
 }
@@ -33,14 +35,12 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
-/** `text` with every secret replaced; secrets shorter than 4 characters are not worth matching. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let clean = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
-  }
-  // A proxy may echo a credential the adapter never saw (a header added by `fetch`).
-  return clean.replace(/\b(Bearer)\s+[^\s"',}]+/gi, `$1 ${REDACTED}`);
+/**
+ * `text` with the adapter's secrets scrubbed, and any `Bearer …` token too: in an error, a
+ * proxy may echo a credential the adapter never saw (one a custom fetch added).
+ */
+export function scrubMessage(text: string, redactor: Redactor): string {
+  return redactor.text(text).replace(/\b(Bearer)\s+[^\s"',}]+/gi, '$1 [redacted]');
 }
 
 /** What the provider said went wrong, from its JSON error body or the raw text, cut short. */

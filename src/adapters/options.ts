@@ -1,9 +1,10 @@
 /**
- * What every provider adapter accepts, and where its API key comes from: the options, else
- * (on Node) the provider's environment variable, read through an optional `process` so the
- * same code loads on Workers and in browsers, where there is none.
+ * What every provider adapter accepts, checked once when the adapter is made, and where its
+ * API key comes from: the options, else (on Node) the provider's environment variable, read
+ * through an optional `process` so the same code loads on Workers and in browsers.
  */
 import { ConfigError } from '../core/errors.js';
+import { Redactor } from '../core/secrets/redactor.js';
 
 /** A `fetch` the adapter calls instead of the global one (a proxy, a test server, a Worker binding). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -16,16 +17,56 @@ export interface ProviderOptions {
   maxRetries?: number;
   /**
    * Extra request headers; they cannot replace the authentication headers. Every value is
-   * treated as a secret (Azure's `api-key`, a gateway's token) and kept out of errors.
+   * treated as a secret (Azure's `api-key`, a gateway's token) and kept out of errors and answers.
    */
   headers?: Record<string, string>;
   /** Per attempt, from sending the request to reading the whole body. Default 10 minutes. */
   timeoutMs?: number;
+  /** The largest answer body read, in bytes; a longer one is `model.protocol`. Default 32 MiB. A stream's bytes count too. */
+  maxResponseBytes?: number;
+  /** Streaming: the longest silence between two reads of the stream, a retryable cut past it. Default 2 minutes. */
+  idleTimeoutMs?: number;
+  /** Streaming: the largest server-sent event, in bytes; a larger one is `model.protocol`. Default 1 MiB. */
+  maxEventBytes?: number;
 }
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const MAX_RETRIES = 10;
 export const DEFAULT_TIMEOUT_MS = 600_000;
+/**
+ * The largest real answers are a few MB: 128k output tokens of text or tool input is about
+ * 0.5 MB, JSON-escaped at most a few times that. 32 MiB leaves room for ten times as much and
+ * still bounds what a hostile proxy can make a Worker (128 MB of memory) hold.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** Providers send a ping or a token well within seconds; a reasoning model's silence within a minute or so. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+/** A delta event is a few hundred bytes; a message_start carries the message's metadata only. */
+export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
+
+/** What one adapter sends with: its options checked, its secrets known. */
+export interface Transport {
+  readonly fetch: FetchLike;
+  readonly maxRetries: number;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly idleTimeoutMs: number;
+  readonly maxEventBytes: number;
+  /** Scrubs the API key and every header value from errors and answers. */
+  readonly redactor: Redactor;
+}
+
+export function transportOf(options: ProviderOptions, apiKey: string | undefined): Transport {
+  return {
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    maxRetries: retriesOf(options),
+    timeoutMs: positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs', false),
+    maxResponseBytes: positive(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes', true),
+    idleTimeoutMs: positive(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 'idleTimeoutMs', false),
+    maxEventBytes: positive(options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, 'maxEventBytes', true),
+    redactor: redactorOf(apiKey, options),
+  };
+}
 
 interface MaybeNode {
   process?: { env?: Record<string, string | undefined> };
@@ -45,29 +86,20 @@ export function retriesOf(options: ProviderOptions): number {
   return Math.min(asked, MAX_RETRIES);
 }
 
-export function timeoutOf(options: ProviderOptions): number {
-  const asked = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(asked > 0) || !Number.isFinite(asked)) throw new ConfigError('config.invalid_value', `timeoutMs must be a positive number, got ${String(asked)}`);
+function positive(asked: number, name: string, integer: boolean): number {
+  const fits = integer ? Number.isSafeInteger(asked) && asked > 0 : Number.isFinite(asked) && asked > 0;
+  if (!fits) throw new ConfigError('config.invalid_value', `${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(asked)}`);
   return asked;
 }
 
 /**
  * What the adapter must never repeat: the API key and every header value the caller gave.
  * The adapter cannot tell a tenant id from a gateway credential, so it treats all of them as
- * secrets. A value's words count too (`Token abc…` may come back as `abc…` alone); a leading
- * auth scheme such as `Basic` does not, or every mention of the word would be blanked.
+ * secrets; the redactor also finds their parts (`Token abc…` may come back as `abc…` alone).
  */
-export function secretsOf(apiKey: string | undefined, options: ProviderOptions): string[] {
-  const secrets = new Set<string>(apiKey === undefined ? [] : [apiKey]);
-  for (const value of Object.values(options.headers ?? {})) {
-    if (typeof value !== 'string') continue;
-    secrets.add(value.trim());
-    const words = value.trim().split(/\s+/);
-    if (words.length > 1 && /^[A-Za-z-]{1,10}$/.test(words[0] ?? '')) words.shift();
-    for (const word of words) secrets.add(word);
-  }
-  // Longest first: a value must be replaced before a word inside it is, or its rest would stay.
-  return [...secrets].sort((a, b) => b.length - a.length);
+export function redactorOf(apiKey: string | undefined, options: ProviderOptions): Redactor {
+  const values = Object.values(options.headers ?? {}).filter((value): value is string => typeof value === 'string');
+  return Redactor.of(apiKey === undefined ? values : [apiKey, ...values]);
 }
 
 /** The caller's headers with lower-cased names, so spreading the auth headers after them replaces, not duplicates. */

@@ -3,13 +3,17 @@
  * Messages API over plain fetch, so it runs unchanged on Node, Workers and in browsers.
  * Use it as `createEngine({ adapters: [anthropic()] })` with models such as
  * `'anthropic:claude-sonnet-4-5'`.
+ *
+ * @module @rulvar/core/anthropic
  */
 import { ConfigError } from '../core/errors.js';
-import type { ModelAdapter, ModelRequest, ModelResponse } from '../core/engine/model.js';
-import { extraHeaders, findApiKey, retriesOf, secretsOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
+import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '../core/model/types.js';
+import { extraHeaders, findApiKey, transportOf, type ProviderOptions } from '../adapters/options.js';
 import { postJson } from '../adapters/post-json.js';
+import { postStream } from '../adapters/post-stream.js';
 import { toAnthropicBody } from './request.js';
 import { fromAnthropicBody } from './response.js';
+import { anthropicDeltas } from './stream.js';
 
 export type { ProviderError } from '../adapters/errors.js';
 export type { FetchLike } from '../adapters/options.js';
@@ -34,19 +38,20 @@ export function anthropic(options: AnthropicOptions = {}): ModelAdapter {
     throw new ConfigError('config.invalid_value', `anthropic() maxTokens must be a positive integer, got ${String(maxTokens)}`);
   }
   const url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`;
-  const maxRetries = retriesOf(options);
-  const timeoutMs = timeoutOf(options);
-  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  const transport = transportOf(options, apiKey);
   // Spread first so a caller's header can add to, never replace, the authentication.
   const headers = { ...extraHeaders(options), 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION };
-  const secrets = secretsOf(apiKey, options);
 
   return {
     id: 'anthropic',
     async generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
-      const body = toAnthropicBody(request, maxTokens);
-      const answer = await postJson({ provider: 'anthropic', url, headers, body, fetch: fetchImpl, maxRetries, timeoutMs, secrets }, signal);
-      return fromAnthropicBody(answer, secrets);
+      const encode = () => toAnthropicBody(request, maxTokens);
+      const answer = await postJson({ provider: 'anthropic', url, headers, encode, transport }, signal);
+      return fromAnthropicBody(answer, transport.redactor);
+    },
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelDelta> {
+      const encode = () => ({ ...toAnthropicBody(request, maxTokens), stream: true });
+      return anthropicDeltas(postStream({ provider: 'anthropic', url, headers, encode, transport }, signal), transport.redactor);
     },
   };
 }

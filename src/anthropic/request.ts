@@ -3,7 +3,7 @@
  * system text as `system`, tool results as user-role `tool_result` blocks, tool specs with
  * their JSON Schema as `input_schema`.
  */
-import type { Message, ModelRequest } from '../core/engine/model.js';
+import type { Message, ModelRequest } from '../core/model/types.js';
 import { toolOutputText } from '../adapters/tool-output.js';
 
 type Block =

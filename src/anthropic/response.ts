@@ -3,10 +3,11 @@
  * checked, not trusted: one that lacks a content array is `model.protocol`. Block types this
  * adapter does not use (thinking, server tools) are skipped; text blocks are joined.
  */
-import type { ModelResponse, StopReason, ToolCallPart } from '../core/engine/model.js';
+import type { ModelResponse, StopReason, ToolCallPart } from '../core/model/types.js';
 import { providerError } from '../adapters/errors.js';
+import type { Redactor } from '../core/secrets/redactor.js';
 
-const STOP_REASONS: Record<string, StopReason> = {
+export const ANTHROPIC_STOP_REASONS: Record<string, StopReason> = {
   end_turn: 'end',
   stop_sequence: 'end',
   pause_turn: 'end',
@@ -22,10 +23,10 @@ interface Body {
   usage?: { input_tokens?: unknown; output_tokens?: unknown } | null;
 }
 
-export function fromAnthropicBody(value: unknown, secrets: readonly string[]): ModelResponse {
+export function fromAnthropicBody(value: unknown, redactor: Redactor): ModelResponse {
   const body = (typeof value === 'object' && value !== null ? value : {}) as Body;
   if (!Array.isArray(body.content)) {
-    throw providerError('model.protocol', 'anthropic answered a body without a content array', { retryable: false, secrets });
+    throw providerError('model.protocol', 'anthropic answered a body without a content array', { retryable: false, redactor });
   }
   let text = '';
   const toolCalls: ToolCallPart[] = [];
@@ -34,19 +35,21 @@ export function fromAnthropicBody(value: unknown, secrets: readonly string[]): M
     if (block.type === 'text' && typeof block.text === 'string') text += block.text;
     else if (block.type === 'tool_use') {
       if (typeof block.id !== 'string' || typeof block.name !== 'string') {
-        throw providerError('model.protocol', 'anthropic answered a tool_use block without a string id and name', { retryable: false, secrets });
+        throw providerError('model.protocol', 'anthropic answered a tool_use block without a string id and name', { retryable: false, redactor });
       }
       toolCalls.push({ id: block.id, name: block.name, input: block.input ?? {} });
     }
   }
-  const reason = typeof body.stop_reason === 'string' ? STOP_REASONS[body.stop_reason] : undefined;
+  const reason = typeof body.stop_reason === 'string' ? ANTHROPIC_STOP_REASONS[body.stop_reason] : undefined;
   const usage = body.usage;
-  return {
+  // Every string kept (text, refusal, tool-call ids, names and inputs at any depth, their keys)
+  // is scrubbed: a proxy or a model may quote the request's headers in a 200 answer too.
+  return redactor.value({
     text,
     toolCalls,
     stopReason: reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'end'),
     ...(typeof usage?.input_tokens === 'number' && typeof usage.output_tokens === 'number'
       ? { usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } }
       : {}),
-  };
+  });
 }

@@ -32,11 +32,16 @@ export interface InspectOptions {
 
 export type Command = { readonly kind: 'help' } | ({ readonly kind: 'inspect' } & InspectOptions) | ({ readonly kind: 'check'; readonly pins: readonly string[] } & InspectOptions);
 
-/** Generous enough for real servers, small enough that a runaway one is stopped. */
+/**
+ * Generous enough for real servers, small enough that a runaway one is stopped. The handshake
+ * includes starting the server: a cold `npx -y` start took 3-18 s here (docs/cli.md), so a
+ * minute leaves margin on a loaded machine. The sweep's bound covers that handshake too
+ * (mcp()'s discoveryMs does), so it is the handshake's plus half a minute of listing.
+ */
 export const DEFAULT_BOUNDS: Bounds = {
-  connectMs: 10_000,
+  connectMs: 60_000,
   listMs: 10_000,
-  discoveryMs: 30_000,
+  discoveryMs: 90_000,
   callMs: 30_000,
   maxTools: 1_000,
   maxPages: 100,

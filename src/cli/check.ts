@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { ATTESTATION_FORMAT, checkToolsetAttestation, ToolsetAttestationError, type ResolvedToolset, type ToolsetAttestation } from '../node/index.js';
 import { CliExit, EXIT } from './exit.js';
+import { printableJson } from './terminal.js';
 
 export interface Pin {
   readonly file: string;
@@ -58,10 +59,11 @@ export function renderPinResultsJson(results: readonly PinResult[]): string {
     missing: drift?.missing ?? [],
     unexpected: drift?.unexpected ?? [],
   }));
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return printableJson(`${JSON.stringify(document, null, 2)}\n`);
 }
 
-export function renderPinResults(results: readonly PinResult[]): string {
+/** As lines, to be printed through printableLines. */
+export function renderPinResults(results: readonly PinResult[]): string[] {
   const lines: string[] = [];
   for (const { file, drift } of results) {
     if (drift === undefined) {
@@ -73,5 +75,5 @@ export function renderPinResults(results: readonly PinResult[]): string {
     for (const name of drift.missing) lines.push(`  missing     ${name}`);
     for (const name of drift.unexpected) lines.push(`  unexpected  ${name}`);
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }

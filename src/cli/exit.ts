@@ -1,7 +1,7 @@
 /**
- * The exit codes `rulvar-mcp` promises (documented in --help and in README's rulvar-mcp
- * section), and the one error type that carries a code to main: every failure the CLI reports
- * on purpose is a CliExit, so main can tell a reported failure from a bug.
+ * The exit codes `rulvar-mcp` promises (documented in --help and in docs/cli.md), and the one
+ * error type that carries a code to main: every failure the CLI reports on purpose is a CliExit,
+ * so main can tell a reported failure from a bug.
  */
 export const EXIT = {
   ok: 0,

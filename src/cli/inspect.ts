@@ -43,7 +43,7 @@ export async function inspect(options: InspectOptions): Promise<Inspection> {
   const stop = startProgress(process.stderr, `sweeping ${source.id}`);
   try {
     const tools = await source.tools().catch((error: unknown) => {
-      throw RulvarError.is(error) ? new CliExit(EXIT.source, `${error.code}: ${error.message}`) : error;
+      throw RulvarError.is(error) ? new CliExit(EXIT.source, `${error.code}: ${error.message}${flagHint(error.code)}`) : error;
     });
     stop();
     const presets: PermissionPreset[] = options.preset === 'all' ? ['strict', 'standard', 'open'] : [options.preset];
@@ -54,6 +54,19 @@ export async function inspect(options: InspectOptions): Promise<Inspection> {
     stop();
     await source.close();
   }
+}
+
+/** The flag that sets the bound a refusal names, so the message says what to raise. */
+const BOUND_FLAG: Readonly<Record<string, string>> = {
+  'connect.timeout': '--connect-ms',
+  'discovery.page_timeout': '--list-ms',
+  'discovery.deadline': '--timeout-ms',
+  'discovery.max_tools': '--max-tools',
+  'discovery.max_pages': '--max-pages',
+};
+
+function flagHint(code: string): string {
+  return Object.hasOwn(BOUND_FLAG, code) ? ` (raise ${BOUND_FLAG[code]})` : '';
 }
 
 async function judge(tool: ToolDef, presets: readonly PermissionPreset[], maxSchemaBytes: number): Promise<ToolRow> {

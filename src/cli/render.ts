@@ -1,16 +1,20 @@
 /**
- * The two views of an inspection: an aligned table for people, one JSON document for
- * scripts. Neither ever sees a header value: an Inspection holds none.
+ * The two views of an inspection: an aligned table for people (lines, which the caller prints
+ * through terminal.ts), one JSON document for scripts, escaped as exact JSON. Neither ever
+ * sees a header value: an Inspection holds none. Server text reaches only the last column (an
+ * admission message), which is not padded, so escaping it on output keeps the rows aligned.
  */
 import type { PermissionPreset } from '../node/index.js';
 import type { PresetChoice } from './args.js';
 import type { Inspection, ToolRow } from './inspect.js';
+import { printableJson } from './terminal.js';
 
 export const INSPECT_FORMAT = 'rulvar.inspect/1';
 
 const presetsOf = (choice: PresetChoice): PermissionPreset[] => (choice === 'all' ? ['strict', 'standard', 'open'] : [choice]);
 
-export function renderTable(inspection: Inspection, choice: PresetChoice): string {
+/** The table as lines, to be printed through printableLines. */
+export function renderTable(inspection: Inspection, choice: PresetChoice): string[] {
   const presets = presetsOf(choice);
   const header = ['TOOL', 'RISK', 'APPROVAL', ...presets.map((p) => p.toUpperCase()), 'BYTES', 'ADMISSION'];
   const rows = inspection.tools.map((row) => [
@@ -29,7 +33,7 @@ export function renderTable(inspection: Inspection, choice: PresetChoice): strin
     inspection.resolved === undefined
       ? [`toolsetHash    (none: ${refused} of ${inspection.tools.length} tools refused admission)`, 'authorityHash  (none)']
       : [`toolsetHash    ${inspection.resolved.toolsetHash}`, `authorityHash  ${inspection.resolved.authorityHash}`];
-  return [`source ${inspection.source}: ${inspection.tools.length} tools`, '', line(header), ...rows.map(line), '', ...identity, ''].join('\n');
+  return [`source ${inspection.source}: ${inspection.tools.length} tools`, '', line(header), ...rows.map(line), '', ...identity];
 }
 
 export function renderJson(inspection: Inspection, choice: PresetChoice): string {
@@ -41,12 +45,9 @@ export function renderJson(inspection: Inspection, choice: PresetChoice): string
     toolsetHash: inspection.resolved?.toolsetHash ?? null,
     authorityHash: inspection.resolved?.authorityHash ?? null,
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return printableJson(`${JSON.stringify(document, null, 2)}\n`);
 }
 
 function admissionText(row: ToolRow): string {
-  return row.admission.status === 'admitted' ? 'admitted' : `refused ${row.admission.code}: ${oneLine(row.admission.message)}`;
+  return row.admission.status === 'admitted' ? 'admitted' : `refused ${row.admission.code}: ${row.admission.message}`;
 }
-
-// A schema error may quote server text with newlines, which would break the table.
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ');

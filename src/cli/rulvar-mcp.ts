@@ -2,7 +2,7 @@
 /**
  * `rulvar-mcp`: connect to an MCP server the way `mcp()` would, show what a host would import
  * (names, risk, verdicts per preset, schema size, admission, toolset hashes), pin it, and
- * check it against pins later. Exit codes are listed in help.ts and in README's rulvar-mcp section.
+ * check it against pins later. Exit codes are listed in help.ts and in docs/cli.md.
  */
 import { writeFile } from 'node:fs/promises';
 import { attestToolset } from '../node/index.js';
@@ -12,10 +12,14 @@ import { CliExit, EXIT, type ExitCode } from './exit.js';
 import { HELP } from './help.js';
 import { inspect, type Inspection } from './inspect.js';
 import { renderJson, renderTable } from './render.js';
+import { printableLines } from './terminal.js';
 
-async function run(command: Command, out: (text: string) => void): Promise<ExitCode> {
+/** Where output goes: a JSON document as printableJson made it, or lines printed escaped. */
+type Out = (output: string | readonly string[]) => void;
+
+async function run(command: Command, out: Out): Promise<ExitCode> {
   if (command.kind === 'help') {
-    out(HELP);
+    out(HELP.trimEnd().split('\n'));
     return EXIT.ok;
   }
   if (command.kind === 'check') {
@@ -32,7 +36,7 @@ async function run(command: Command, out: (text: string) => void): Promise<ExitC
     await writeFile(command.attest, `${JSON.stringify(pin, null, 2)}\n`).catch((error: unknown) => {
       throw new CliExit(EXIT.usage, `--attest ${command.attest}: ${error instanceof Error ? error.message : String(error)}`);
     });
-    process.stderr.write(`attestation written to ${command.attest}\n`);
+    process.stderr.write(printableLines([`attestation written to ${command.attest}`]));
   }
   return inspection.resolved === undefined ? EXIT.refused : EXIT.ok;
 }
@@ -45,17 +49,20 @@ function requireResolved(inspection: Inspection): NonNullable<Inspection['resolv
 
 async function main(argv: readonly string[]): Promise<ExitCode> {
   // Header values reach mcp() and nothing else: the CLI never formats one, and mcp() scrubs
-  // them from every error it raises (a server echoing a token back included).
+  // them from every error it raises (a server echoing a token back included). What a server
+  // sent reaches the terminal only through terminal.ts.
   try {
-    return await run(parseArgs(argv), (text) => process.stdout.write(text));
+    return await run(parseArgs(argv), (output) => process.stdout.write(typeof output === 'string' ? output : printableLines(output)));
   } catch (error) {
     if (error instanceof CliExit) {
-      process.stderr.write(`rulvar-mcp: ${error.message}\n`);
+      // One line, whatever line breaks the server put in its part of the message.
+      process.stderr.write(printableLines([`rulvar-mcp: ${error.message}`]));
       if (error.exitCode === EXIT.usage) process.stderr.write('run rulvar-mcp --help for usage\n');
       return error.exitCode;
     }
     // Not 1 (drift) or 3 (source): a crash must not read as a verdict about the server.
-    process.stderr.write(`rulvar-mcp: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const report = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(printableLines(`rulvar-mcp: internal error: ${report}`.split('\n')));
     return EXIT.internal;
   }
 }

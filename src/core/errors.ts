@@ -5,7 +5,7 @@
  * copies of this package, do not share classes.
  */
 
-/** Every code a RulvarError can carry. Documented in README.md ("Error codes"). */
+/** Every code a RulvarError can carry. Documented in docs/errors.md. */
 export type RulvarErrorCode =
   | 'config.unknown_transport'
   | 'config.transport_unavailable'
@@ -42,13 +42,16 @@ export type RulvarErrorCode =
   | 'workflow.failed'
   | 'step.duplicate_name'
   | 'run.aborted'
+  | 'run.claimed'
+  | 'run.lease_lost'
   | 'journal.run_exists'
   | 'journal.unknown_run'
   | 'journal.workflow_mismatch'
   | 'journal.args_mismatch'
   | 'journal.conflict'
   | 'journal.corrupt'
-  | 'journal.unavailable';
+  | 'journal.unavailable'
+  | 'journal.cannot_list';
 
 export interface RulvarErrorOptions {
   readonly cause?: unknown;
@@ -101,7 +104,9 @@ function isErrorLike(value: unknown): value is { name: string; code: string } {
 export function describeCause(cause: unknown): string {
   let text: string;
   try {
-    text = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : String(cause);
+    const raw: unknown = cause instanceof Error ? cause.message : cause;
+    // A message that is no string (a getter's odd answer) is read as String reads it.
+    text = typeof raw === 'string' ? raw : String(raw);
   } catch {
     text = 'an unprintable value'; // Object.create(null) and friends cannot become strings
   }

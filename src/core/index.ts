@@ -15,7 +15,11 @@ export type {
   ToolErrorReason,
   ToolResult,
   ContentPart,
+  ReportProgress,
+  ToolProgress,
 } from './tools/types.js';
+export { MAX_PROGRESS_MESSAGE } from './tools/progress.js';
+export { PROGRESS_INTERVAL_MS } from './bus/progress-gate.js';
 export { TOOL_RISKS } from './tools/types.js';
 export { toolError, isToolError, toToolResult, type ToolError } from './tools/tool-error.js';
 export { TOOL_NAME_PATTERN, isValidToolName } from './tools/names.js';
@@ -26,6 +30,7 @@ export type {
   StreamableHttpMcpConfig,
   InprocessMcpConfig,
   InprocessServer,
+  SkippedTool,
   HttpOptions,
   HeaderHook,
   HeaderRecord,
@@ -38,6 +43,7 @@ export { tool, type NativeToolSpec } from './bus/tool.js';
 export type { SchemaSpec, StandardJsonSchemaCarrier, ZodLike } from './schema/schema-spec.js';
 export { resolveToolset, type ResolvedToolset, type ResolveOptions, type ToolsOption } from './bus/resolve.js';
 export { dispatchTool, type ApprovedCallOptions, type DispatchOutcome, type DispatchOptions, type ToolCall } from './bus/dispatch.js';
+export { MAX_RESULT_BYTES } from './bus/result-cap.js';
 export { MAX_SCHEMA_DEPTH, MAX_INSTANCE_DEPTH } from './schema/limits.js';
 export { canonicalJson } from './tools/canonical-json.js';
 export { toolsetHash, authorityHash, type ToolContract, type ToolAuthority } from './bus/toolset-hash.js';
@@ -70,11 +76,13 @@ export { compilePermissionPreset, PERMISSION_PRESETS } from './permissions/prese
 export { mergePermissionConfigs } from './permissions/merge.js';
 export { validatePermissionConfig } from './permissions/validate.js';
 export { evaluatePermission } from './permissions/chain.js';
-export type { ToolCallPart, Message, ToolSpec, ModelRequest, ModelResponse, ModelAdapter, StopReason } from './engine/model.js';
-export type { FileJournalOptions, JournalEntry, JournalEntryType, JournalStore, ResolvedBy } from './engine/journal.js';
-export { JOURNAL_FORMAT } from './engine/journal.js';
-export { memoryJournal } from './engine/memory-journal.js';
-export { durableObjectJournal, type DurableObjectStorageLike, type DurableObjectTransactionLike, type DurableObjectListOptionsLike } from './engine/durable-object-journal.js';
+export type { ToolCallPart, Message, ToolSpec, ModelRequest, ModelResponse, ModelAdapter, ModelDelta, StopReason } from './model/types.js';
+export { secretRedactor } from './secrets/redactor.js';
+export type { FileJournalOptions, JournalLease, JournalStore, LeaseRequest } from './journal/store.js';
+export type { JournalEntry, JournalEntryType, ResolvedBy } from './journal/entries.js';
+export { JOURNAL_FORMAT } from './journal/entries.js';
+export { memoryJournal } from './journal/memory.js';
+export { durableObjectJournal, type DurableObjectStorageLike, type DurableObjectTransactionLike, type DurableObjectListOptionsLike } from './journal/durable-object.js';
 export type { EngineEvents, EngineEventName, EngineListener } from './engine/events.js';
 export type {
   AgentProfile,
@@ -93,7 +101,9 @@ export type {
   Workflow,
   WorkflowContext,
 } from './engine/types.js';
+export type { WorkOptions } from './engine/work.js';
 export { createEngine } from './engine/engine.js';
+export type { EngineTracer, TraceAttributeValue, TraceContext, TraceSpan, TraceSpanContext, TraceSpanOptions } from './engine/trace-types.js';
 export { defineWorkflow } from './engine/workflow.js';
 export { runApprovedCall } from './bus/dispatch.js';
 export { IDEMPOTENCY_META_KEY } from './tools/idempotency.js';

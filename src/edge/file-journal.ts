@@ -4,7 +4,7 @@
  * file system to keep a journal in.
  */
 import { RulvarError } from '../core/errors.js';
-import type { FileJournalOptions, JournalStore } from '../core/engine/journal.js';
+import type { FileJournalOptions, JournalStore } from '../core/journal/store.js';
 
 export function fileJournal(_options: FileJournalOptions): JournalStore {
   throw new RulvarError('journal.unavailable', "fileJournal needs Node's file system; on Workers use durableObjectJournal");

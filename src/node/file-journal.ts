@@ -1,49 +1,45 @@
 /**
  * `fileJournal({ dir })`: one append-only JSONL file per run, `<dir>/<runId>.jsonl`, one line
- * per append (journal-lines.ts says why a batch is one line and what a torn tail is).
+ * per append, or a batch of lines for one too large for a line (journal-lines.ts says why a
+ * batch is one line, how a larger one stays atomic, and what a torn tail is).
  *
- * The protocol, for every append and every load of an existing run:
- *   1. take the run's lock (journal-lock.ts): a file made with link(2), which is atomic;
- *   2. under it, find the end of the last whole line and count the entries before it;
- *   3. append: refuse with `journal.conflict` unless that count is `expectedLength`; check the
- *      lock is still ours (it may have been broken under a stalled holder); cut off a torn
- *      tail; write the line at that end (one positional write, continued only if the
- *      disk takes less); fsync the file, and the directory the first time this journal
- *      appends to that file (see below); only then resolve;
- *   4. release the lock.
+ * Two ways to write a run, both under its lock (journal-lock.ts, a file made with link(2)):
+ *   - a lease (`claim`, journal-lease.ts): the engine working the run holds the lock for the
+ *     run's life with the file open; each append is one positional write and one fdatasync;
+ *   - a short holding (`append` and `load` of a run nobody holds): take the lock, find the end
+ *     of the last whole line and count the entries before it, refuse with `journal.conflict`
+ *     unless that count is `expectedLength`, check the lock is still ours, write at that end
+ *     (journal-append.ts), release. A run a live lease holds is appended through its holder's
+ *     inbox (journal-inbox.ts) and loaded without the lock (up to the last whole line).
  * Why it holds on Linux and macOS (local file systems): link(2) and rename(2) are atomic there,
  * so two processes never hold the lock at once (journal-lock.ts has the one residual race),
  * and every check-then-write happens inside a holding. A line is in the journal only once it
- * is whole, newline included, so a crash at any point leaves all of an append or none of it;
- * a write or fsync that fails is cut back off before the error is reported. On macOS, fsync
- * hands the data to the drive, which may still cache it (F_FULLFSYNC is not reachable from
- * Node): a crash of the process or the kernel loses nothing, a power cut can lose appends the
- * drive had not written yet, or, if it wrote them out of order, leave a damaged line that a
- * load reports as `journal.corrupt`. NFS and other network file systems are out of scope:
- * their link, rename and fsync do not promise the same.
+ * is whole, newline included, so a crash at any point leaves all of an append or none of it.
+ * On macOS, fsync hands the data to the drive, which may still cache it (F_FULLFSYNC is not
+ * reachable from Node): a crash of the process or the kernel loses nothing, a power cut can
+ * lose appends the drive had not written yet, or, if it wrote them out of order, leave a
+ * damaged line that a load reports as `journal.corrupt`. NFS and other network file systems
+ * are out of scope: their link, rename and fsync do not promise the same.
  *
- * Step 2 is cheap: each journal remembers, per run, the end it last saw under the lock and the
- * file's identity. Bytes before a whole-line end never change (everyone appends at that end
- * under the lock and cuts only what lies past it), so on the same file a remembered end is
- * still a whole-line end with the same entries before it, and only what follows it is read.
- * A different file (replaced) or a shorter one (cut outside the protocol) is read whole.
- *
- * A run file's name is durable only once its directory is fsync'd. Doing that only when an
- * append creates the file is not enough: a process killed between creating it and syncing the
- * directory leaves a file whose name every later append would trust. So each journal syncs the
- * directory on its first append to a file (by identity), and on its first append at all the
- * parent of `dir` and of every directory it had to create, before that append resolves.
+ * Finding the end is cheap: each journal remembers, per run, the end it last saw under the
+ * lock and the file's identity. Bytes before a whole-line end never change (everyone appends
+ * at that end under the lock and cuts only what lies past it), so on the same file only what
+ * follows a remembered end is read. A different file (replaced) or a shorter one (cut outside
+ * the protocol) is read whole.
  */
 import path from 'node:path';
-import { ConfigError, RulvarError, describeCause } from '../core/errors.js';
-import type { FileJournalOptions, JournalEntry, JournalStore } from '../core/engine/journal.js';
-import { codeOf, nodeJournalFs, type JournalFile, type JournalFs } from './journal-fs.js';
-import { MAX_LINE_BYTES, START_OF_FILE, isEntry, scanLines, type LinePosition } from './journal-lines.js';
-import { withLock } from './journal-lock.js';
-import { checkRunId } from './journal-run-id.js';
-
-/** Runs whose last-seen end is remembered; past it, the least recently used is forgotten (and read whole next time). */
-const REMEMBERED_RUNS = 1_024;
+import { ConfigError, RulvarError } from '../core/errors.js';
+import { checkLeaseRequest, runClaimed } from '../core/journal/lease-errors.js';
+import type { FileJournalOptions, JournalLease, JournalStore } from '../core/journal/store.js';
+import { Naming } from './journal-append.js';
+import { encodeAppend } from './journal-encode.js';
+import { settle, unavailableOnFailure } from './journal-errors.js';
+import { nodeJournalFs, type JournalFs } from './journal-fs.js';
+import { INBOX_POLL_MS, bellOf, serveInbox, submitToInbox } from './journal-inbox.js';
+import { FileLease } from './journal-lease.js';
+import { LOCK_WAIT_MS, acquire, isHeld, peekHolding } from './journal-lock.js';
+import { checkRunId, isRunId } from './journal-run-id.js';
+import { ShortHoldings } from './journal-short.js';
 
 export function fileJournal(options: FileJournalOptions): JournalStore {
   return createFileJournal(options, nodeJournalFs);
@@ -55,27 +51,17 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
     throw new ConfigError('config.invalid_value', 'fileJournal needs { dir }: the directory that holds its run files');
   }
   const dir = path.resolve(options.dir);
-  const seen = new Map<string, { identity: string; end: LinePosition }>();
-  /** Identities of run files whose name this journal made durable; bounded like `seen`. */
-  const named = new Set<string>();
-  /** Whether `dir`'s own name (and those of the directories this journal made) is synced yet. */
-  let dirNamed = false;
+  const naming = new Naming(fs, dir);
+  const runPath = (runId: string) => path.join(dir, `${runId}.jsonl`);
+  const lockOf = (runId: string) => `${runPath(runId)}.lock`;
+  const short = new ShortHoldings(fs, naming, runPath);
+  /** The leases this journal holds, by run: their inboxes are polled while there are any. */
+  const leases = new Map<string, FileLease>();
+  const serving = new Map<string, Promise<void>>();
+  let poll: ReturnType<typeof setInterval> | undefined;
   const queues = new Map<string, Promise<unknown>>();
 
-  const remember = (runId: string, identity: string, end: LinePosition) => {
-    seen.delete(runId);
-    seen.set(runId, { identity, end });
-    if (seen.size > REMEMBERED_RUNS) seen.delete(seen.keys().next().value as string);
-  };
-
-  /** The end of the file's last whole line, reading only what follows the remembered one. */
-  const wholeEnd = async (runId: string, file: JournalFile, size: number, identity: string): Promise<LinePosition> => {
-    const known = seen.get(runId);
-    const from = known !== undefined && known.identity === identity && known.end.offset <= size ? known.end : START_OF_FILE;
-    return from.offset === size ? from : (await scanLines(file, from, size, runId)).end;
-  };
-
-  /** One operation per run at a time in this process; the lock orders them across processes. */
+  /** One operation per run at a time in this journal; the lock orders them across processes. */
   const inTurn = <T>(runId: string, work: () => Promise<T>): Promise<T> => {
     const next = (queues.get(runId) ?? Promise.resolve()).then(() => unavailableOnFailure(runId, work));
     const tail = next.then(ignore, ignore);
@@ -84,137 +70,112 @@ export function createFileJournal(options: FileJournalOptions, fs: JournalFs): J
     return next;
   };
 
-  const runPath = (runId: string) => path.join(dir, `${runId}.jsonl`);
-  const lockOf = (runId: string) => `${runPath(runId)}.lock`;
-  const nameOf = (runId: string) => `run ${JSON.stringify(runId)}`;
+  const stayedLocked = (runId: string) => new RulvarError('journal.unavailable', `the journal of run ${JSON.stringify(runId)} stayed locked by another process for ${LOCK_WAIT_MS} ms`);
+
+  /** Serves a held run's inbox through its lease: a request is appended like any other append of the run. */
+  const serveLeased = (lease: FileLease): Promise<void> => {
+    const running = serving.get(lease.runId);
+    if (running !== undefined) return running;
+    const served = serveInbox(fs, runPath(lease.runId), (entries, expectedLength, recovered) => lease.appendOrAnswer(entries, expectedLength, recovered))
+      .catch(ignore)
+      .finally(() => serving.delete(lease.runId));
+    serving.set(lease.runId, served);
+    return served;
+  };
+  /** Before a lease goes: what rang since the last poll is served by it rather than left to its writers. */
+  const drain = async (lease: FileLease) => {
+    await serving.get(lease.runId);
+    if (fs.presentSync(bellOf(runPath(lease.runId)))) await serveLeased(lease);
+  };
+
+  /** For a writer waiting on the inbox: serve it under a short holding when the lock is free or stale. */
+  const serveIfFree = (runId: string) => async (): Promise<boolean> => {
+    if ((await peekHolding(fs, lockOf(runId))) !== undefined) return false;
+    const got = await acquire(fs, lockOf(runId), 0);
+    if (!isHeld(got)) return false;
+    try {
+      await serveInbox(fs, runPath(runId), (entries, expectedLength, recovered) => short.appendOrAnswer(runId, got, entries, expectedLength, recovered));
+    } finally {
+      await got.release();
+    }
+    return true;
+  };
+
+  const leaseEnded = (lease: FileLease) => {
+    if (leases.get(lease.runId) === lease) leases.delete(lease.runId);
+    if (leases.size === 0 && poll !== undefined) {
+      clearInterval(poll);
+      poll = undefined;
+    }
+  };
 
   return {
     // async, so that a refused run id is a rejection like every other failure, not a throw.
     async load(runId) {
       const id = checkRunId(runId);
-      return inTurn(id, async () => {
-        let file: JournalFile;
-        try {
-          file = await fs.openExisting(runPath(id));
-        } catch (error) {
-          if (codeOf(error) === 'ENOENT') return [];
-          throw error;
-        }
-        try {
-          return await withLock(fs, lockOf(id), nameOf(id), async () => {
-            const { size, identity } = await file.stat();
-            const { entries, end } = await scanLines(file, START_OF_FILE, size, id);
-            remember(id, identity, end);
-            return entries;
-          });
-        } finally {
-          await file.close();
-        }
-      });
+      return inTurn(id, () => short.load(id, lockOf(id), stayedLocked));
     },
 
     async append(runId, entries, expectedLength) {
       const id = checkRunId(runId);
-      const line = encodeLine(id, entries);
+      const encoded = encodeAppend(id, entries);
+      const lease = leases.get(id);
+      // This journal holds the run: the append goes through the lease (unless it was lost meanwhile).
+      if (lease?.live === true) {
+        const answer = await lease.appendOrAnswer(entries, expectedLength, false).catch((error: unknown) => (RulvarError.is(error) && error.code === 'run.lease_lost' ? undefined : Promise.reject(error)));
+        if (answer !== undefined) return settle(id, answer, expectedLength);
+      }
       return inTurn(id, async () => {
-        // Every time, not once: a directory removed under a long-lived process comes back.
-        const madeDirs = await fs.mkdirs(dir);
-        if (madeDirs !== undefined) dirNamed = false;
-        if (!dirNamed) {
-          // Set only once it held: a failed sync is tried again by the next append.
-          await syncNewDirs(fs, madeDirs ?? dir, dir);
-          dirNamed = true;
-        }
-        await withLock(fs, lockOf(id), nameOf(id), async (stillHeld) => {
-          const { file, created } = await fs.openOrCreate(runPath(id));
+        await naming.ensureDir();
+        const got = await acquire(fs, lockOf(id), LOCK_WAIT_MS);
+        if (isHeld(got)) {
           try {
-            const { size, identity } = await file.stat();
-            const end = await wholeEnd(id, file, size, identity);
-            if (end.entries !== expectedLength) {
-              throw new RulvarError('journal.conflict', `${nameOf(id)} has ${end.entries} journal entries, not the ${expectedLength} this append expected`);
-            }
-            if (line === undefined) return;
-            await stillHeld();
-            if (end.offset < size) await file.truncate(end.offset);
-            try {
-              await writeWhole(file, line, end.offset);
-              await file.sync();
-              if (created || !named.has(identity)) {
-                await fs.syncDir(dir);
-                named.add(identity);
-                if (named.size > REMEMBERED_RUNS) named.delete(named.values().next().value as string);
-              }
-            } catch (error) {
-              // Nothing half-applied: cut back to where the append began (and forget the end,
-              // so a cut that failed too is found by the next read rather than trusted).
-              seen.delete(id);
-              await file.truncate(end.offset).catch(ignore);
-              throw error;
-            }
-            remember(id, identity, { offset: end.offset + line.byteLength, lines: end.lines + 1, entries: end.entries + entries.length });
+            return settle(id, await short.appendLocked(id, got, encoded, entries.length, expectedLength), expectedLength);
           } finally {
-            await file.close();
+            await got.release();
           }
-        });
+        }
+        if (!got.lease) throw stayedLocked(id);
+        if (encoded === undefined) return settle(id, await short.lengthUnlocked(id, expectedLength), expectedLength);
+        await submitToInbox(fs, runPath(id), id, entries, expectedLength, serveIfFree(id));
       });
+    },
+
+    async claim(runId, request) {
+      const id = checkRunId(runId);
+      const { holder, ms } = checkLeaseRequest(request);
+      const held = leases.get(id);
+      if (held?.live === true && held.holder !== holder) throw runClaimed(id);
+      return inTurn(id, async (): Promise<JournalLease> => {
+        // Each claim is a hold of its own: the same holder claiming again fences its earlier lease off.
+        if (held?.live === true) await held.release();
+        await naming.ensureDir();
+        const takenAt = Date.now();
+        const got = await acquire(fs, lockOf(id), LOCK_WAIT_MS, ms);
+        if (!isHeld(got)) throw got.lease ? runClaimed(id) : stayedLocked(id);
+        const lease = await FileLease.open({ fs, runId: id, runPath: runPath(id), naming, drain, ended: leaseEnded }, got, holder, ms, takenAt);
+        leases.set(id, lease);
+        poll ??= unrefd(setInterval(() => {
+          for (const held of leases.values()) if (held.live && fs.presentSync(bellOf(runPath(held.runId)))) void serveLeased(held);
+        }, INBOX_POLL_MS));
+        // Requests that waited for the lock while it changed hands.
+        if (fs.presentSync(bellOf(runPath(id)))) void serveLeased(lease);
+        return lease;
+      });
+    },
+
+    async runs() {
+      const names = await unavailableOnFailure('(any)', () => fs.list(dir));
+      return names.flatMap((name) => (name.endsWith('.jsonl') && isRunId(name.slice(0, -'.jsonl'.length)) ? [name.slice(0, -'.jsonl'.length)] : [])).sort();
     },
   };
 }
 
-const encoder = new TextEncoder();
-
-/** The append's one line (undefined for no entries); refused before any file is touched. */
-function encodeLine(runId: string, entries: JournalEntry[]): Uint8Array | undefined {
-  if (!Array.isArray(entries)) throw new ConfigError('config.invalid_value', `fileJournal: the entries appended to run ${JSON.stringify(runId)} must be a list`);
-  if (entries.length === 0) return undefined;
-  const wrong = entries.findIndex((entry) => !isEntry(entry));
-  if (wrong >= 0) {
-    throw new ConfigError('config.invalid_value', `fileJournal: entry ${wrong} appended to run ${JSON.stringify(runId)} is not a journal entry (an object with a number "v" and a string "type")`);
-  }
-  let text: string;
-  try {
-    text = JSON.stringify(entries.length === 1 ? entries[0] : entries);
-  } catch (error) {
-    throw new ConfigError('config.invalid_value', `fileJournal: the entries appended to run ${JSON.stringify(runId)} are not JSON (${describeCause(error)})`);
-  }
-  const line = encoder.encode(`${text}\n`);
-  if (line.byteLength > MAX_LINE_BYTES) {
-    throw new ConfigError('config.invalid_value', `fileJournal: an append to run ${JSON.stringify(runId)} is ${line.byteLength} bytes as JSON, over the ${MAX_LINE_BYTES} one journal line may hold`);
-  }
-  return line;
-}
-
-/**
- * A directory's name is durable once its parent is fsync'd: sync the parent of every directory
- * from `dir`'s up to the parent of `outermost` (the outermost one `mkdirs` created, or `dir`
- * itself when it existed: another process may have made it and died before syncing). `dir`
- * itself is synced once a run file is named in it.
- */
-async function syncNewDirs(fs: JournalFs, outermost: string, dir: string): Promise<void> {
-  const top = path.dirname(outermost);
-  for (let parent = path.dirname(dir); ; parent = path.dirname(parent)) {
-    await fs.syncDir(parent);
-    if (parent === top || parent === path.dirname(parent)) return;
-  }
-}
-
-/** write(2) may write less than asked (a nearly full disk); the rest follows until all is written. */
-async function writeWhole(file: JournalFile, line: Uint8Array, offset: number): Promise<void> {
-  for (let done = 0; done < line.byteLength; ) {
-    const wrote = await file.write(line.subarray(done), offset + done);
-    if (wrote <= 0) throw new Error('the file system accepted no bytes');
-    done += wrote;
-  }
-}
-
-/** Errors of the file system, typed: the cause's message says what failed, never what the file holds. */
-async function unavailableOnFailure<T>(runId: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (RulvarError.is(error)) throw error;
-    throw new RulvarError('journal.unavailable', `the journal of run ${JSON.stringify(runId)} is unavailable: ${describeCause(error)}`, { cause: error });
-  }
+/** Never keeps the process alive on its own. */
+function unrefd<T extends { unref?: () => unknown }>(timer: T): T {
+  timer.unref?.();
+  return timer;
 }
 
 const ignore = (): void => undefined;
+

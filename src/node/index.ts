@@ -1,4 +1,11 @@
-/** The Node entry: the core plus what only Node has (stdio servers as child processes). */
+/**
+ * The Node entry: the core plus what only Node has (stdio servers as child processes).
+ * `@rulvar/core` under Node, and `@rulvar/core/node` anywhere. The edge entry
+ * (`@rulvar/core/edge`, and `@rulvar/core` under workerd, worker, browser and default)
+ * exports the same names; its `mcp` refuses `transport: 'stdio'`.
+ *
+ * @module @rulvar/core
+ */
 import { createMcp, type Mcp } from '../core/mcp/source.js';
 import { createStdioTransport } from './stdio.js';
 

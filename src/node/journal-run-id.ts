@@ -34,3 +34,8 @@ export function checkRunId(runId: unknown): string {
   }
   return runId;
 }
+
+/** Whether `name` is a run id the journal would take (runs() lists only those). */
+export function isRunId(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_RUN_ID_LENGTH && RUN_ID.test(name);
+}

@@ -4,13 +4,17 @@
  * over plain fetch so it runs unchanged on Node, Workers and in browsers. Use it as
  * `createEngine({ adapters: [openaiCompatible({ baseURL: 'https://api.openai.com/v1' })] })`
  * with models such as `'openai:gpt-4.1'`.
+ *
+ * @module @rulvar/core/openai
  */
 import { ConfigError } from '../core/errors.js';
-import type { ModelAdapter, ModelRequest, ModelResponse } from '../core/engine/model.js';
-import { extraHeaders, findApiKey, retriesOf, secretsOf, timeoutOf, type ProviderOptions } from '../adapters/options.js';
+import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '../core/model/types.js';
+import { extraHeaders, findApiKey, transportOf, type ProviderOptions } from '../adapters/options.js';
 import { postJson } from '../adapters/post-json.js';
+import { postStream } from '../adapters/post-stream.js';
 import { toChatBody } from './request.js';
 import { fromChatBody } from './response.js';
+import { chatDeltas } from './stream.js';
 
 export type { ProviderError } from '../adapters/errors.js';
 export type { FetchLike } from '../adapters/options.js';
@@ -32,21 +36,22 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelAdapter
   // Local servers (Ollama, vLLM) often need no key: without one, no Authorization header is sent.
   const apiKey = options.apiKey ?? (isOpenAiApi(options.baseURL) ? findApiKey(undefined, 'OPENAI_API_KEY') : undefined);
   const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
-  const maxRetries = retriesOf(options);
-  const timeoutMs = timeoutOf(options);
-  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  const transport = transportOf(options, apiKey);
   const headers = {
     ...extraHeaders(options),
     'content-type': 'application/json',
     ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
   };
-  const secrets = secretsOf(apiKey, options);
 
   return {
     id,
     async generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
-      const answer = await postJson({ provider: id, url, headers, body: toChatBody(request), fetch: fetchImpl, maxRetries, timeoutMs, secrets }, signal);
-      return fromChatBody(answer, id, secrets);
+      const answer = await postJson({ provider: id, url, headers, encode: () => toChatBody(request), transport }, signal);
+      return fromChatBody(answer, id, transport.redactor);
+    },
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelDelta> {
+      const encode = () => ({ ...toChatBody(request), stream: true, stream_options: { include_usage: true } });
+      return chatDeltas(postStream({ provider: id, url, headers, encode, transport }, signal), id, transport.redactor);
     },
   };
 }

@@ -3,7 +3,7 @@
  * the system text as the first message, tool results as `role: 'tool'` messages carrying
  * `tool_call_id`, tool specs as functions with their JSON Schema as `parameters`.
  */
-import type { Message, ModelRequest } from '../core/engine/model.js';
+import type { Message, ModelRequest } from '../core/model/types.js';
 import { argumentsText, toolOutputText } from '../adapters/tool-output.js';
 
 interface WireToolCall {

@@ -3,9 +3,9 @@
  * 429/5xx/529 retried with backoff inside the adapter (the server's retry-after first), 4xx
  * not retried, the `retryable` flag the engine reads once the adapter gives up, bodies that
  * are not the expected JSON, the caller's abort mid-request and mid-backoff, and the timeout.
- * Keeping secrets out of errors is adapter-secrets.suite.ts.
+ * Keeping secrets out of errors is adapter-secrets.suite.ts; the bounds, timed from both
+ * sides, are adapter-bounds.suite.ts.
  */
-import { retryAfter, retryDelay, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from '../../src/adapters/backoff.js';
 import type { ProviderError } from '../../src/adapters/errors.js';
 import type { ModelRequest } from '../../src/core/index.js';
 import { PROVIDER_FLAVOURS } from '../fixtures/provider-flavours.js';
@@ -137,28 +137,64 @@ export function adapterFailuresSuite(h: SuiteHarness): void {
     });
   }
 
-  h.describe('adapter backoff', () => {
-    const headers = (init: Record<string, string>) => new Headers(init);
-    h.it('retry-after in seconds, as an HTTP date, as retry-after-ms; unreadable is ignored', () => {
-      const now = Date.parse('2026-01-01T00:00:00Z');
-      expect(retryAfter(headers({ 'retry-after': '3' }), now)).toBe(3_000);
-      expect(retryAfter(headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }), now)).toBe(5_000);
-      expect(retryAfter(headers({ 'retry-after': 'Wed, 31 Dec 2025 00:00:00 GMT' }), now)).toBe(0);
-      expect(retryAfter(headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(250);
-      expect(retryAfter(headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
-    });
+  h.describe('adapters throw only RulvarErrors', () => {
+    /** A RulvarError whose `retryable` is a plain boolean data property: reading it runs no code. */
+    const expectSafe = (error: unknown, code: string, retryable: boolean) => {
+      expect(h.lib.RulvarError.is(error)).toBe(true);
+      expect((error as ProviderError).code).toBe(code);
+      const property = Object.getOwnPropertyDescriptor(error, 'retryable');
+      expect(property?.get).toBeUndefined();
+      expect(property?.value).toBe(retryable);
+      expect(typeof (error as Error).message).toBe('string');
+      expect((error as Error).message).not.toContain(KEY);
+    };
+    const hostile: [string, () => unknown][] = [
+      ['a Proxy that throws on every trap', () => new Proxy({}, { get: () => { throw new Error('trap'); }, getPrototypeOf: () => { throw new Error('trap'); } })],
+      ['an Error whose message getter throws', () => Object.defineProperty(new Error('x'), 'message', { get: () => { throw new Error('getter'); } })],
+      ['a string quoting the key', () => `refused ${KEY}`],
+      ['null', () => null],
+      ['an object without a prototype', () => Object.create(null) as unknown],
+    ];
 
-    h.it('a huge retry-after is capped; computed backoff grows, is jittered and capped', () => {
-      expect(retryDelay(0, headers({ 'retry-after': '3600' }))).toBe(MAX_RETRY_AFTER_MS);
-      for (let i = 0; i < 50; i += 1) {
-        const first = retryDelay(0, undefined);
-        expect(first).toBeGreaterThanOrEqual(250);
-        expect(first).toBeLessThan(500);
-        expect(retryDelay(1, undefined)).toBeGreaterThanOrEqual(500);
-        const late = retryDelay(20, headers({}));
-        expect(late).toBeGreaterThanOrEqual(MAX_BACKOFF_MS / 2);
-        expect(late).toBeLessThanOrEqual(MAX_BACKOFF_MS);
+    for (const flavour of PROVIDER_FLAVOURS) {
+      for (const [what, make] of hostile) {
+        h.it(`${flavour.name}: a fetch that throws ${what} is a retryable model.failed`, async () => {
+          const fetch = async (): Promise<Response> => {
+            throw make();
+          };
+          expectSafe(await caught(() => flavour.adapter({ apiKey: KEY, fetch, maxRetries: 0 }).generate(REQUEST, live())), 'model.failed', true);
+        });
       }
-    });
+
+      h.it(`${flavour.name}: a fetch that resolves with no Response is model.protocol, not retried`, async () => {
+        for (const answer of [undefined, null, 42, {}, { ok: true, status: 200 }]) {
+          let calls = 0;
+          const fetch = async () => (calls += 1, answer as unknown as Response);
+          const error = await caught(() => flavour.adapter({ apiKey: KEY, fetch, maxRetries: 3 }).generate(REQUEST, live()));
+          expectSafe(error, 'model.protocol', false);
+          expect((error as Error).message).toBe(`the fetch of ${flavour.id} answered something that is not a Response`);
+          expect(calls).toBe(1);
+        }
+      });
+
+      h.it(`${flavour.name}: a request that cannot be encoded is model.failed, not retried, nothing sent`, async () => {
+        const cyclic: Record<string, unknown> = {};
+        cyclic['self'] = cyclic;
+        const bad: unknown[] = [
+          { ...REQUEST, messages: [{ role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 't', input: cyclic }] }] },
+          { ...REQUEST, messages: [{ role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 't', input: { n: 1n } }] }] },
+          { ...REQUEST, messages: [null] },
+          { ...REQUEST, messages: 'not a list' },
+        ];
+        for (const request of bad) {
+          let calls = 0;
+          const fetch = async () => (calls += 1, new Response('{}'));
+          const error = await caught(() => flavour.adapter({ apiKey: KEY, fetch, maxRetries: 3 }).generate(request as ModelRequest, live()));
+          expectSafe(error, 'model.failed', false);
+          expect((error as Error).message).toMatch(new RegExp(`^${flavour.id} could not encode the request as JSON`));
+          expect(calls).toBe(0);
+        }
+      });
+    }
   });
 }

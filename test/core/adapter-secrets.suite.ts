@@ -2,11 +2,12 @@
  * Secrets an adapter is given stay out of everything it produces: the API key, and every
  * value of the `headers` option (Azure's `api-key`, a gateway's `Token …`), even when the
  * server or a custom fetch echoes them back. Checked on the adapter's error and again through
- * the engine: the run's outcome, its events and its journal.
+ * the engine: the run's outcome, its events and its journal. A custom adapter that declares
+ * its secrets through `redact` has its answers scrubbed by the engine before anything keeps them.
  */
 import type { ProviderError } from '../../src/adapters/errors.js';
 import type { FetchLike } from '../../src/adapters/options.js';
-import type { ModelAdapter, ModelRequest } from '../../src/core/index.js';
+import type { ModelAdapter, ModelRequest, ModelResponse } from '../../src/core/index.js';
 import { PROVIDER_FLAVOURS, type ProviderFlavour } from '../fixtures/provider-flavours.js';
 import type { SuiteHarness } from './harness.js';
 import { caught } from './helpers.js';
@@ -103,12 +104,90 @@ export function adapterSecretsSuite(h: SuiteHarness): void {
 
       h.it('a header value quoted alone by a throwing fetch is redacted, its scheme word kept', async () => {
         const fetch = async (): Promise<Response> => {
-          throw new TypeError(`proxy refused token ${GATEWAY_TOKEN} and api-key=${HEADER_KEY}`);
+          throw new TypeError(`proxy refused the token (${GATEWAY_TOKEN}) and api-key=${HEADER_KEY}`);
         };
         const headers = { 'api-key': HEADER_KEY, 'x-gateway-auth': `Token ${GATEWAY_TOKEN}` };
         const error = await providerError(() => flavour.adapter({ apiKey: KEY, headers, fetch, maxRetries: 0 }).generate(REQUEST, live()));
-        expect(error.message).toBe(`${flavour.id} could not be reached (TypeError: proxy refused token [redacted] and api-key=[redacted])`);
+        expect(error.message).toBe(`${flavour.id} could not be reached (TypeError: proxy refused the token ([redacted]) and api-key=[redacted])`);
       });
     });
   }
+
+  h.describe('a custom adapter that declares redact', () => {
+    /** Answers `answers` in turn, quoting the key in each; `redact` as given. */
+    const quoting = (answers: ModelResponse[], redact: unknown): ModelAdapter => {
+      let turn = 0;
+      const adapter = { id: 'custom', generate: async () => answers[Math.min(turn++, answers.length - 1)]! };
+      return Object.assign(adapter, redact === undefined ? {} : { redact }) as ModelAdapter;
+    };
+    const runWith = async (model: ModelAdapter) => {
+      const seen: unknown[] = [];
+      const lookup = h.lib.tool({ name: 'lookup', description: 'Looks up.', parameters: { type: 'object' }, execute: (input) => (seen.push(input), 'found') });
+      const journal = h.lib.memoryJournal();
+      const engine = h.lib.createEngine({ adapters: [model], journal, defaults: { model: 'custom:m' } });
+      const handle = engine.run(h.lib.defineWorkflow({ name: 'declared' }, async (ctx) => (await ctx.agent('go', { tools: [lookup] })).text), undefined);
+      const events: unknown[] = [];
+      for (const name of ['tool:start', 'tool:end', 'turn:end', 'run:end'] as const) handle.on(name, (event) => events.push(event));
+      const outcome = await handle.result;
+      return { outcome, seen, trace: JSON.stringify({ outcome, seen, events, journal: await journal.load(handle.runId) }) };
+    };
+    const answers = (): ModelResponse[] => [
+      { text: `calling with ${KEY}`, toolCalls: [{ id: `call-${KEY}`, name: 'lookup', input: { q: { deep: [`Bearer ${KEY}`] }, [KEY]: 1 } }], stopReason: 'tool_calls' },
+      { text: `the answer for ${KEY}`, toolCalls: [], stopReason: 'end' },
+    ];
+
+    h.it('every string of its answers is scrubbed before the history, the tools, events and the journal see it', async () => {
+      const { outcome, seen, trace } = await runWith(quoting(answers(), h.lib.secretRedactor([KEY])));
+      expect(outcome).toMatchObject({ status: 'completed', value: 'the answer for [redacted]' });
+      expect(seen).toEqual([{ q: { deep: ['Bearer [redacted]'] }, '[redacted]': 1 }]);
+      expect(trace).not.toContain(KEY);
+      // Without a declaration the engine keeps what the adapter said: the scrub above is the engine's.
+      expect((await runWith(quoting(answers(), undefined))).trace).toContain(KEY);
+    });
+
+    h.it('redact is called with the adapter as this, on every string', async () => {
+      const calls: string[] = [];
+      const model = quoting(answers(), function (this: { id: string }, text: string) {
+        calls.push(`${this.id}:${text}`);
+        return text.split(KEY).join('***');
+      });
+      const { trace } = await runWith(model);
+      expect(trace).not.toContain(KEY);
+      expect(calls).toContain(`custom:calling with ${KEY}`);
+      expect(calls).toContain(`custom:${KEY}`);
+    });
+
+    h.it("its failures are scrubbed by the same redact: an error quoting the key reaches no outcome, event or journal", async () => {
+      const failing = (redact: unknown, retryable: boolean): ModelAdapter => {
+        const adapter = {
+          id: 'custom',
+          generate: async () => {
+            throw Object.assign(new Error(`gateway refused ${KEY} (Bearer ${KEY})`), { retryable });
+          },
+        };
+        return Object.assign(adapter, redact === undefined ? {} : { redact }) as ModelAdapter;
+      };
+      for (const retryable of [false, true]) {
+        const { outcome, trace } = await runWith(failing(h.lib.secretRedactor([KEY]), retryable));
+        expect(outcome.status).toBe('failed');
+        const error = outcome.status === 'failed' ? outcome.error : undefined;
+        expect(error?.code).toBe('model.failed');
+        expect(error?.message).toContain('gateway refused [redacted]');
+        expect(String((error?.cause as Error | undefined)?.message)).toContain('gateway refused [redacted]');
+        expect(trace).not.toContain(KEY);
+      }
+      // A redact that breaks on the failure hides the whole text rather than keep the key.
+      const broken = await runWith(failing(() => { throw new Error('redactor broke'); }, false));
+      expect(broken.outcome.status).toBe('failed');
+      expect(broken.trace).not.toContain(KEY);
+    });
+
+    h.it('a redact that throws or returns no string fails the agent as model.failed', async () => {
+      for (const redact of [() => { throw new Error('redactor broke'); }, () => 42, 'not a function']) {
+        const { outcome } = await runWith(quoting(answers(), redact));
+        expect(outcome.status).toBe('failed');
+        expect(outcome.status === 'failed' ? outcome.error.code : undefined).toBe('model.failed');
+      }
+    });
+  });
 }

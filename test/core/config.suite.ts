@@ -63,6 +63,10 @@ const CASES: readonly Case[] = [
   ['a negative callMs', { ...stdio, timeouts: { callMs: -5 } }, 'config.invalid_value', '(got -5)'],
   ['discoveryMs as a string', { ...stdio, timeouts: { discoveryMs: '100' } }, 'config.invalid_value', '(got "100")'],
   ['requireBounds that is not a boolean', { ...stdio, requireBounds: 'yes' }, 'config.invalid_value', 'requireBounds'],
+  ['a protocol revision this client does not speak', { ...http, protocol: '2024-11-05' }, 'config.invalid_value', "'protocol' must be 'auto', '2026-07-28' or '2025-11-25'"],
+  ['onUnsupportedSchema of an unknown policy', { ...http, onUnsupportedSchema: 'drop' }, 'config.invalid_value', 'onUnsupportedSchema'],
+  ['onToolSkipped that is not a function', { ...http, onToolSkipped: true }, 'config.invalid_value', 'onToolSkipped'],
+  ['an inprocess server with neither connect() nor fetch()', { transport: 'inprocess', server: { handle: () => undefined } }, 'config.invalid_value', 'createMcpHandler'],
 ];
 
 export function configSuite(h: SuiteHarness): void {
@@ -103,9 +107,14 @@ export function configSuite(h: SuiteHarness): void {
         approval: { read_note: true },
         risk: { read_note: 'read' },
         drift: 'refuse',
+        protocol: 'auto',
+        onUnsupportedSchema: 'skip',
+        onToolSkipped: () => undefined,
       });
       h.expect(source.id).toBe('notes');
       h.expect(connects).toBe(0);
+      // A web-standard handler (createMcpHandler's shape) is an in-process server too.
+      h.expect(mcp({ transport: 'inprocess', server: { fetch: async () => new Response(null) } }).id).toBeTruthy();
     });
 
     h.it('keeps a snapshot of the checked config: later edits to the host object do not apply', async () => {

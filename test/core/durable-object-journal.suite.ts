@@ -1,8 +1,9 @@
 /**
  * durableObjectJournal against a faithful in-memory storage (durable-object-storage-fake.ts):
- * the JournalStore contract (spec/runtime.md, "Journals"), the limits of the platform's
- * storage, run ids that must not reach each other's keys, the cost of an append on a long
- * run, and the engine suspending and resuming over it. test/workerd runs it in a real object.
+ * the limits of the platform's storage, run ids that must not reach each other's keys, the
+ * cost of an append on a long run, and the engine suspending and resuming over it. The
+ * JournalStore contract every store keeps is journal-contract.suite.ts's (run over this store
+ * from suite.ts); test/workerd runs both in a real object.
  */
 import type { JournalEntry, JournalStore } from '../../src/core/index.js';
 import { scripted } from '../../src/testing/index.js';
@@ -34,39 +35,6 @@ export function durableObjectJournalSuite(h: SuiteHarness): void {
   };
 
   h.describe('durableObjectJournal', () => {
-    h.it('round trip: batches load back in order, as fresh objects, through any store on the storage', async () => {
-      const storage = fakeDurableObjectStorage();
-      await over(storage).append('r', steps(0, 2), 0);
-      await over(storage).append('r', [step(2, { nested: ['a', 1, null, true] })], 2);
-      const loaded = await over(storage).load('r');
-      expect(loaded).toEqual([step(0), step(1), step(2, { nested: ['a', 1, null, true] })]);
-      expect(Object.isFrozen(loaded[0])).toBe(false);
-      (loaded[2] as { value: { nested: unknown[] } }).value.nested.push('changed');
-      expect((await over(storage).load('r'))[2]).toEqual(step(2, { nested: ['a', 1, null, true] }));
-    });
-
-    h.it('an unknown run loads as [], with other runs stored', async () => {
-      const storage = fakeDurableObjectStorage();
-      await over(storage).append('known', steps(0, 1), 0);
-      expect(await over(storage).load('unknown')).toEqual([]);
-      expect(await over(fakeDurableObjectStorage()).load('known')).toEqual([]);
-    });
-
-    h.it('a stale expectedLength is journal.conflict and writes nothing; of two racing appends one wins', async () => {
-      const storage = fakeDurableObjectStorage();
-      const journal = over(storage);
-      await journal.append('r', steps(0, 1), 0);
-      const before = snapshot(storage);
-      for (const stale of [0, 2, 5]) expect(await expectError(() => journal.append('r', steps(stale, 1), stale), 'journal.conflict')).toContain(`has 1 journal entries, not the ${stale}`);
-      await expectError(() => journal.append('r', [], 0), 'journal.conflict');
-      expect(storage.data).toEqual(before);
-
-      const raced = await Promise.allSettled([over(storage).append('r', [step(10)], 1), over(storage).append('r', [step(20)], 1)]);
-      expect(raced.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-      expect(raced.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: unknown }).code] : []))).toEqual(['journal.conflict']);
-      expect((await journal.load('r')).length).toBe(2);
-    });
-
     h.it('an entry larger than a storage value is split across keys, never inside a surrogate pair, and joined on load', async () => {
       const storage = fakeDurableObjectStorage();
       // 'é' stays one byte a unit in V8, '€' costs two; the emoji entries differ by one unit of

@@ -168,6 +168,85 @@ export function engineDeadlinesSuite(h: SuiteHarness): void {
       expect(seen).toEqual(new Set(['true', 'false']));
     });
 
+    /** Agent "pay" asks while agent "wait" holds a tool until the test releases it. */
+    const payWhileHeld = () => {
+      const pay = payTool();
+      let release = (): void => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const hold = tool({ name: 'hold', description: 'holds', parameters: { type: 'object' }, execute: async () => (await released, 'ok') });
+      const model = byPrompt({ pay: [ASK, 'after'], wait: [{ toolCalls: [{ name: 'hold', input: {} }] }, 'waited'] });
+      const wf = defineWorkflow({ name: 'two' }, async (ctx) => (await Promise.all([ctx.agent('pay', { tools: [pay.def] }), ctx.agent('wait', { tools: [hold] })])).map((r) => r.text));
+      return { journal: memoryJournal(), pay, model, wf, release };
+    };
+
+    h.it("a parked approval's live timer closes it at deadlineAt: never before, and no later than a plain timer set at the ask for the same moment", async () => {
+      const DEADLINE_MS = 300;
+      const { journal, model, wf, release } = payWhileHeld();
+      const handle = engineOver(journal, model, { approvalDeadlineMs: DEADLINE_MS }).run(wf, null);
+      let deadlineAt = 0;
+      let reference = Promise.resolve(0);
+      handle.on('approval:pending', (pending) => {
+        deadlineAt = Date.parse(pending.deadlineAt ?? '');
+        // The same wait on a plain timer: whatever this machine's load does to timers, it does to both.
+        reference = new Promise((resolve) => setTimeout(() => resolve(Date.now()), deadlineAt - Date.now()));
+      });
+      const closedAt = await new Promise<number>((resolve) =>
+        handle.on('approval:resolved', (resolved) => {
+          if (resolved.by === 'timeout') resolve(Date.now());
+          release();
+        }),
+      );
+      expect(await handle.result).toEqual({ status: 'completed', value: ['after', 'waited'] });
+      expect(closedAt).toBeGreaterThanOrEqual(deadlineAt);
+      expect(Math.abs(closedAt - (await reference))).toBeLessThan(DEADLINE_MS / 2);
+    });
+
+    h.it('a live resolution made after deadlineAt but before the timer could run is refused: the timeout is journaled and the tool never runs', async () => {
+      const { journal, pay, model, wf, release } = payWhileHeld();
+      const handle = engineOver(journal, model, { approvalDeadlineMs: 30 }).run(wf, null);
+      const answer = new Promise<boolean>((resolve) =>
+        handle.on('approval:pending', (pending) => {
+          // The clock read past the deadline, in the ask's own task: no timer has run (none is
+          // even set yet), so only the engine's own check of the time can refuse it. A fake
+          // clock rather than a busy wait, which workerd's clock (frozen while code runs) defeats.
+          const deadlineAt = Date.parse(pending.deadlineAt ?? '');
+          const now = Date.now;
+          Date.now = () => deadlineAt + 1;
+          try {
+            void handle.resolveExternal(pending.key, 'allow').then(resolve);
+          } finally {
+            Date.now = now;
+          }
+        }),
+      );
+      expect(await answer).toBe(false);
+      release();
+      expect(await handle.result).toEqual({ status: 'completed', value: ['after', 'waited'] });
+      expect((await resolutions(journal, handle.runId)).map(([, d, by]) => [d, by])).toEqual([['deny', 'timeout']]);
+      expect(pay.inputs).toEqual([]);
+    });
+
+    h.it('first closing wins on load too: a journal holding two resolutions of one key applies the first, in either order', async () => {
+      for (const [first, second] of [['deny', 'allow'], ['allow', 'deny']] as const) {
+        const journal = memoryJournal();
+        const pay = payTool();
+        const model = scripted([ASK, 'after']);
+        const wf = payer(pay.def);
+        const [approval] = suspended(await engineOver(journal, model).run(wf, null).result);
+        const { runId, key } = approval!;
+        // Two engines racing, as a journal may hold them: both appended, the first one journaled counts.
+        const at = new Date().toISOString();
+        const length = (await journal.load(runId)).length;
+        await journal.append(runId, [{ v: 1, type: 'resolution', key, decision: first, by: 'external', at }, { v: 1, type: 'resolution', key, decision: second, by: 'operator', at }], length);
+        const engine = engineOver(journal, model);
+        expect(await engine.pending(runId)).toEqual([]);
+        expect(await engine.resolveExternal(runId, key, second)).toBe(false);
+        expect((await engine.resume(runId, wf).result).status).toBe('completed');
+        expect(pay.inputs).toEqual(first === 'allow' ? [{ amount: 5 }] : []);
+        expect(lastResults(model)).toEqual([first === 'allow' ? [false, 'paid'] : [true, 'permission denied: the approval was denied']]);
+      }
+    });
+
     h.it('config changed between runs moves no journaled deadline or decision', async () => {
       const journal = memoryJournal();
       const pay = payTool();

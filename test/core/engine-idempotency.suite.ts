@@ -5,7 +5,7 @@
  * an imported MCP tool sends it in the `_meta` of `tools/call`.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { JournalStore, ToolContext } from '../../src/core/index.js';
+import type { AgentOptions, JournalStore, ToolContext } from '../../src/core/index.js';
 import { scripted } from '../../src/testing/index.js';
 import type { SuiteHarness } from './harness.js';
 
@@ -118,6 +118,56 @@ export function engineIdempotencySuite(h: SuiteHarness): void {
       expect(received).toHaveLength(2);
       expect(received[0]).toMatch(KEY_SHAPE);
       expect(received[1]).toBe(received[0]);
+    });
+  });
+
+  h.describe('engine: the content key', () => {
+    const hex = async (text: string) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    /** The spawn entries of a run, in order: agent key and the identity it journaled. */
+    const spawns = async (journal: JournalStore, runId: string) => (await journal.load(runId)).filter((e) => e.type === 'spawn').map((e) => (e.type === 'spawn' ? e.agent : ''));
+    /** A model that answers with what it was asked: two agents given one answer share a key. */
+    const echo = () => scripted((request) => `${request.model}|${request.system ?? '-'}|${request.messages[0]?.role === 'user' ? request.messages[0].text : ''}`);
+
+    h.it('is sha256 over the canonical JSON of { workflow, agentType, model, system, prompt, toolsetHash }, then the ordinal', async () => {
+      const journal = memoryJournal();
+      const note = keeping('note');
+      const wf = defineWorkflow({ name: 'keyed' }, async (ctx) => [
+        await ctx.agent('write it', { agentType: 'writer', system: 'be brief', tools: [note.def] }),
+        await ctx.agent('write it', { agentType: 'writer', system: 'be brief', tools: [note.def] }),
+        await ctx.agent('plain'),
+      ]);
+      const engine = createEngine({ adapters: [echo()], journal, defaults: { model: MODEL, profiles: { writer: { model: 'scripted:w' } } } });
+      const handle = engine.run(wf, null);
+      const outcome = await handle.result;
+      if (outcome.status !== 'completed') throw new Error(JSON.stringify(outcome));
+      const [a, , c] = outcome.value;
+      const identity = { workflow: 'keyed', agentType: 'writer', model: 'scripted:w', system: 'be brief', prompt: 'write it', toolsetHash: a!.toolsetHash };
+      const plain = { workflow: 'keyed', agentType: null, model: MODEL, system: null, prompt: 'plain', toolsetHash: c!.toolsetHash };
+      const expected = [`${await hex(h.lib.canonicalJson(identity))}-0`, `${await hex(h.lib.canonicalJson(identity))}-1`, `${await hex(h.lib.canonicalJson(plain))}-0`];
+      expect(await spawns(journal, handle.runId)).toEqual(expected);
+    });
+
+    h.it('two agents of one run that differ in only one member each pay their own model call', async () => {
+      type Ctx = Parameters<Parameters<typeof defineWorkflow>[1]>[0];
+      const cases: [string, AgentOptions, AgentOptions, string?][] = [
+        ['system', { system: 'a' }, { system: 'b' }],
+        ['model', { model: 'scripted:a' }, { model: 'scripted:b' }],
+        ['agentType', { agentType: 'one' }, { agentType: 'two' }],
+        ['prompt', {}, {}, 'q'],
+        ['ordinal', {}, {}],
+      ];
+      for (const [member, first, second, secondPrompt = 'p'] of cases) {
+        const journal = memoryJournal();
+        const model = echo();
+        // One after the other: the second agent starts after the first one's end is journaled,
+        // so a key they shared would hand the second the first's result without a model call.
+        const wf = defineWorkflow({ name: `differs-by-${member}` }, async (ctx: Ctx) => [(await ctx.agent('p', first)).text, (await ctx.agent(secondPrompt, second)).text]);
+        const engine = createEngine({ adapters: [model], journal, defaults: { model: MODEL, profiles: { one: {}, two: {} } } });
+        const handle = engine.run(wf, null);
+        expect([member, (await handle.result).status]).toEqual([member, 'completed']);
+        expect([member, model.calls]).toEqual([member, 2]);
+        expect([member, new Set(await spawns(journal, handle.runId)).size]).toEqual([member, 2]);
+      }
     });
   });
 }

@@ -30,5 +30,7 @@ export function flavours(h: SuiteHarness): readonly Flavour[] {
       },
     ];
   });
-  return [{ name: 'inprocess', open: (makeServer, options = {}) => mcp({ transport: 'inprocess', server: makeServer(), ...options }) }, ...overHttp];
+  // On the 2026-07-28 wire a fixture sits behind a modern front (harness.ts), served in process.
+  const serve = (makeServer: () => ServesMcp) => (h.modern === undefined ? makeServer() : h.modern.bridge(makeServer));
+  return [{ name: 'inprocess', open: (makeServer, options = {}) => mcp({ transport: 'inprocess', server: serve(makeServer), ...options }) }, ...overHttp];
 }

@@ -23,4 +23,22 @@ export interface SuiteHarness {
    * mutation run) keep compiling; without it, in process only (see `wiresOf`).
    */
   readonly wires?: readonly Wire[];
+  /**
+   * The hostile provider origins of test/node/provider-host.ts, reached with this runtime's
+   * own fetch (read when a case runs: workerd learns them per request). Absent where no such
+   * host runs; the cases that need one are then not declared.
+   */
+  readonly providerHost?: () => ProviderOrigins | undefined;
+  /**
+   * Set when the suites run on the 2026-07-28 wire (test/node/core-modern.test.ts): `lib.mcp`
+   * speaks it, the wires serve modern endpoints, and `bridge` puts a 2025 fixture behind a
+   * modern front (test/fixtures/modern-bridge.ts) for cases that bring their own server.
+   */
+  readonly modern?: { bridge(makeServer: () => { connect(transport: never): Promise<void> }): { fetch(request: Request): Promise<Response> } };
+}
+
+/** Two origins on loopback: the provider's baseURL, and where its cross-origin redirects point. */
+export interface ProviderOrigins {
+  readonly provider: string;
+  readonly elsewhere: string;
 }

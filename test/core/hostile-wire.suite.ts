@@ -11,6 +11,7 @@ import { flavours } from './flavours.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError, pick, run } from './helpers.js';
 import { calls, onWire, wiresOf, type Wire } from './wire.js';
+import { opening } from './era.js';
 
 /** A peer that hangs up mid-request, as Node's fetch (undici) and workerd's report it through the library. */
 const DROPPED = /the request failed: (fetch failed|Network connection lost)/;
@@ -58,7 +59,7 @@ function sessionCases(h: SuiteHarness, wire: Wire): void {
     // In process the fixture's own error; on a socket, what this runtime's fetch says when the peer hangs up.
     h.expect(failed[0]?.output).toMatch(wire.socket ? DROPPED : /connection reset/);
     h.expect(await run(h, add, { title: 'after', body: '' })).toMatchObject({ isError: false });
-    h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
+    h.expect(calls(await endpoint.log(), opening(h))).toHaveLength(1);
   });
 
   h.it('a JSON-RPC error answered with the id as a string is still the server talking', async () => {
@@ -66,7 +67,7 @@ function sessionCases(h: SuiteHarness, wire: Wire): void {
     await using source = mcp({ transport: 'streamable-http', url: endpoint.url, http: endpoint.http });
     const list = pick(await source.tools(), 'list_notes');
     for (let i = 0; i < 2; i += 1) h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'server_error' });
-    h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
+    h.expect(calls(await endpoint.log(), opening(h))).toHaveLength(1);
   });
 
   // [how the call is answered, the reply, what the error names]
@@ -87,7 +88,7 @@ function sessionCases(h: SuiteHarness, wire: Wire): void {
       h.expect(failed).toMatchObject({ isError: true, reason: 'server_error' });
       h.expect(failed.output).toContain(names);
       h.expect(await run(h, list, {})).toMatchObject({ isError: false });
-      h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
+      h.expect(calls(await endpoint.log(), opening(h))).toHaveLength(1);
     });
   }
 
@@ -97,13 +98,15 @@ function sessionCases(h: SuiteHarness, wire: Wire): void {
     const list = pick(await source.tools(), 'list_notes');
     h.expect(await run(h, list, {})).toMatchObject({ isError: true, reason: 'unavailable' });
     h.expect(await run(h, list, {})).toMatchObject({ isError: false });
-    h.expect(calls(await endpoint.log(), 'initialize')).toHaveLength(1);
+    h.expect(calls(await endpoint.log(), opening(h))).toHaveLength(1);
   });
 }
 
 function boundedCases(h: SuiteHarness, wire: Wire): void {
-  h.it('a server that never answers notifications/initialized fails the connect at connectMs', async () => {
-    await using endpoint = await wire.serve('workbench', { rules: [{ on: 'notifications/initialized', reply: hang() }] });
+  // The handshake step a server may leave unanswered: the initialized POST, or the discover probe.
+  const step = h.modern === undefined ? 'notifications/initialized' : 'server/discover';
+  h.it(`a server that never answers ${step} fails the connect at connectMs`, async () => {
+    await using endpoint = await wire.serve('workbench', { rules: [{ on: step, reply: hang() }] });
     await using source = h.lib.mcp({
       transport: 'streamable-http',
       url: endpoint.url,
@@ -182,6 +185,6 @@ function hookCases(h: SuiteHarness, wire: Wire): void {
     h.expect(failed.output).not.toContain('token store offline');
     broken = false;
     h.expect(await run(h, list, {})).toMatchObject({ isError: false });
-    h.expect(calls(await served.endpoint.log(), 'initialize')).toHaveLength(1);
+    h.expect(calls(await served.endpoint.log(), opening(h))).toHaveLength(1);
   });
 }

@@ -8,6 +8,7 @@ import { flood, sseResult } from '../fixtures/wire-rules.js';
 import type { SuiteHarness } from './harness.js';
 import { expectSourceError, pick, run } from './helpers.js';
 import { expectCarried, type Wire } from './wire.js';
+import { opening } from './era.js';
 
 const CAP = 10 * 1024 * 1024;
 /** What a server may have streamed when a cut lands: the cap, plus what a socket and the stream queues hold. */
@@ -18,7 +19,7 @@ export function httpCapCases(h: SuiteHarness, wire: Wire): void {
 
   for (const contentType of ['application/json', 'text/event-stream'] as const) {
     h.it(`an endless ${contentType} response is cut at 10 MB, not buffered`, async () => {
-      await using endpoint = await wire.serve('workbench', { rules: [{ on: 'initialize', reply: flood(contentType) }] });
+      await using endpoint = await wire.serve('workbench', { rules: [{ on: opening(h), reply: flood(contentType) }] });
       await using source = mcp({ transport: 'streamable-http', url: endpoint.url, http: endpoint.http });
       const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
       h.expect(message).toContain('more than 10485760 bytes');

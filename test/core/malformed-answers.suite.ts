@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { SuiteHarness } from './harness.js';
 import { expectSourceError, pick, run } from './helpers.js';
+import { opening } from './era.js';
 
 type Reply = (id: string | number) => unknown;
 
@@ -17,6 +18,7 @@ const PATIENT = { connectMs: 30_000, listMs: 30_000, callMs: 30_000 };
 const AT_ONCE_MS = 5_000;
 
 const INITIALIZED = { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'malformed', version: '0' } };
+const DISCOVERED = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } };
 const ok = (result: unknown): Reply => (id) => ({ jsonrpc: '2.0', id, result });
 
 /** A hand-written server: `replies` answers a method (else a well-formed default); counts connects. */
@@ -24,6 +26,7 @@ function answeringServer(replies: Partial<Record<string, Reply>>) {
   let connects = 0;
   const defaults: Record<string, Reply> = {
     initialize: ok(INITIALIZED),
+    'server/discover': ok(DISCOVERED),
     'tools/list': ok({ tools: [{ name: 'one', inputSchema: { type: 'object' } }] }),
     'tools/call': ok({ content: [{ type: 'text', text: 'fine' }] }),
   };
@@ -92,8 +95,8 @@ export function malformedAnswersSuite(h: SuiteHarness): void {
       h.expect(message).toContain('the server answered with a result that is an array, not an object');
     });
 
-    h.it('an initialize answered with a string fails the connect at once, naming it', async () => {
-      const wire = answeringServer({ initialize: ok('hello') });
+    h.it(`an ${opening(h)} answered with a string fails the connect at once, naming it`, async () => {
+      const wire = answeringServer({ [opening(h)]: ok('hello') });
       await using source = mcp({ transport: 'inprocess', server: wire.server, timeouts: PATIENT });
       const started = Date.now();
       const error = await source.tools().then(

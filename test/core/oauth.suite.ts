@@ -5,12 +5,22 @@
 import { DEFAULT_METADATA_PATH, MCP_URL, createProtectedWorld, type ProtectedWorld } from '../fixtures/oauth-resource.js';
 import { TestProvider, type TestProviderOptions } from '../fixtures/oauth-provider.js';
 import type { SuiteHarness } from './harness.js';
-import { expectConfigError, expectSourceError, pick, run } from './helpers.js';
+import { expectConfigError, expectSourceError, pick, run, sleep, until } from './helpers.js';
 
 export function oauthSuite(h: SuiteHarness): void {
   const { mcp } = h.lib;
-  const connect = (world: ProtectedWorld, authProvider?: TestProvider, headers: Record<string, string> = {}) =>
-    mcp({ transport: 'streamable-http', url: MCP_URL, http: { fetch: world.fetch, headers, ...(authProvider && { authProvider }) } });
+  const connect = (world: ProtectedWorld, authProvider?: TestProvider, headers: Record<string, string> = {}, connectMs?: number) =>
+    mcp({
+      transport: 'streamable-http',
+      url: MCP_URL,
+      http: { fetch: world.fetch, headers, ...(authProvider && { authProvider }) },
+      ...(connectMs === undefined ? {} : { timeouts: { connectMs } }),
+    });
+  /** A confidential machine client, pre-registered: the SDK itself asks the token endpoint. */
+  const machine = (world: ProtectedWorld) => {
+    world.as.register('machine', 'machine-secret-0123456789');
+    return provider(world, { clientCredentials: true, client: { client_id: 'machine', client_secret: 'machine-secret-0123456789' } });
+  };
   const provider = (world: ProtectedWorld, options: Partial<TestProviderOptions> = {}) =>
     new TestProvider({ serverUrl: MCP_URL, fetch: world.fetch, ...options });
   const output = (result: unknown) => JSON.stringify(result);
@@ -184,6 +194,85 @@ export function oauthSuite(h: SuiteHarness): void {
       h.expect(result).toContain('403 Forbidden, challenge: Bearer resource_metadata=');
       h.expect(result).toContain('scope=\\"read write\\", error=\\"insufficient_scope\\"');
       h.expect(result).not.toContain(bearer.slice(10, 30));
+    });
+
+    h.it('a machine client gets its token from the token endpoint itself (client credentials) and calls', async () => {
+      const world = createProtectedWorld();
+      const host = machine(world);
+      await using source = connect(world, host);
+      h.expect(output(await run(h, pick(await source.tools(), 'whoami'), {}))).toContain('a reader');
+      h.expect(world.as.log).toEqual(['client_credentials']);
+    });
+
+    h.it('close() after connect.timeout aborts a token request the endpoint never answers', async () => {
+      const world = createProtectedWorld();
+      world.as.tokenEndpoint({ stall: true });
+      const source = connect(world, machine(world), {}, 300);
+      await expectConfigError(h, () => source.tools(), 'connect.timeout');
+      await source.close();
+      // The request's own signal fired: over a socket that closes the connection.
+      h.expect(world.as.held).toEqual(['aborted']);
+    });
+
+    h.it('a token answer that comes after close() never reaches the provider', async () => {
+      const world = createProtectedWorld();
+      world.as.tokenEndpoint({ lateMs: 600 });
+      const host = machine(world);
+      const source = connect(world, host, {}, 300);
+      await expectConfigError(h, () => source.tools(), 'connect.timeout');
+      await source.close();
+      const before = host.calls.length;
+      await until(() => world.as.held[0] === 'answered', 'the late token answer', 3_000);
+      await sleep(100);
+      h.expect(host.calls.slice(before)).toEqual([]);
+      h.expect(host.stored).toBeUndefined();
+      h.expect(world.as.log).toEqual(['client_credentials']);
+    });
+
+    h.it('a token request redirected to another origin is refused typed, and nothing is sent there', async () => {
+      const world = createProtectedWorld();
+      world.as.tokenEndpoint({ redirectTo: 'https://elsewhere.test' });
+      await using source = connect(world, machine(world));
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      h.expect(message).toContain('the OAuth request to https://auth.test/token was redirected to another origin, https://elsewhere.test');
+      h.expect(world.elsewhere).toEqual([]);
+      h.expect(message).not.toContain('machine-secret');
+    });
+
+    h.it('a step-up on the handshake itself (401, then 403 insufficient_scope) authorizes twice and connects', async () => {
+      const world = createProtectedWorld({ requiredScope: 'read write' });
+      const host = provider(world);
+      await using source = connect(world, host);
+      h.expect(output(await run(h, pick(await source.tools(), 'whoami'), {}))).toContain('a reader');
+      h.expect(host.authorizedScopes).toEqual(['read', 'read write']);
+    });
+
+    h.it('a step-up that can never succeed names the server\'s challenge, on connect and on a call', async () => {
+      const connecting = createProtectedWorld({ requiredScope: 'read write' });
+      connecting.as.withhold('write');
+      await using refused = connect(connecting, provider(connecting));
+      const message = await expectSourceError(h, () => refused.tools(), 'source.unavailable');
+      h.expect(message).toContain('403 Forbidden, challenge: Bearer resource_metadata=');
+      h.expect(message).toContain('scope="read write", error="insufficient_scope"');
+      h.expect(message).toContain('it was still refusing after 2 authorizations for one request');
+
+      const calling = createProtectedWorld();
+      calling.as.withhold('write');
+      await using source = connect(calling, provider(calling));
+      const result = output(await run(h, pick(await source.tools(), 'write_note'), {}));
+      h.expect(result).toContain('403 Forbidden, challenge: Bearer');
+      h.expect(result).toContain('scope=\\"read write\\", error=\\"insufficient_scope\\"');
+      h.expect(result).toContain('it refused the token the http.authProvider step-up had just obtained');
+    });
+
+    h.it('a server that asks for more scope after every grant is refused after two authorizations, naming its challenge', async () => {
+      const world = createProtectedWorld({ insatiable: true });
+      const host = provider(world);
+      await using source = connect(world, host);
+      const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+      h.expect(message).toContain('still refusing after 2 authorizations for one request');
+      h.expect(message).toContain('error="insufficient_scope"');
+      h.expect(host.authorizedScopes).toEqual(['read', 'read more-1']);
     });
   });
 }

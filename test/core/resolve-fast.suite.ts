@@ -15,7 +15,8 @@ import type { ToolDef } from '../../src/core/index.js';
 import type { SuiteHarness } from './harness.js';
 import { expectConfigError } from './helpers.js';
 
-function canonical(value: unknown): string {
+/** RFC 8785 for plain JSON, written the obvious way: the hashes are checked against it. */
+export function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return typeof value === 'number' ? String(value) : JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   const keys = Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
@@ -23,7 +24,8 @@ function canonical(value: unknown): string {
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
 }
 
-async function digest(text: string): Promise<string> {
+/** Lowercase hex SHA-256 by WebCrypto, without the library's scratch buffer or memo. */
+export async function digest(text: string): Promise<string> {
   const bytes = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

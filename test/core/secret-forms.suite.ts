@@ -1,6 +1,6 @@
 /**
  * The forms a header value is searched in, and the history of values a source remembers
- * (src/core/mcp/redact.ts, secret-forms.ts, secret-scan.ts), each pinned by what a server can
+ * (src/core/secrets/: redactor.ts, forms.ts, scan.ts), each pinned by what a server can
  * send back: a value rotated out of the hook, many header names, keys of structured output,
  * the halves of `Basic base64(user:pass)`, base64 at every offset, JSON escaping with `\/`,
  * short values, a cut that falls 4 characters into a secret. Every case is a real source

@@ -12,8 +12,9 @@ const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
 
 export function sweepSuite(h: SuiteHarness): void {
   const { mcp } = h.lib;
+  // On the 2026-07-28 wire the paged server sits behind a modern front (harness.ts).
   const inprocess = (server: { connect: McpServer['connect'] }, extra: object = {}) =>
-    mcp({ transport: 'inprocess', server, ...extra });
+    mcp({ transport: 'inprocess', server: h.modern === undefined ? server : h.modern.bridge(() => server), ...extra });
 
   h.describe('tools/list sweep', () => {
     h.it('walks every page, in order, one wire call per page', async () => {

@@ -178,6 +178,23 @@ export function toolsetSuite(h: SuiteHarness): void {
       h.expect(undeclared).toMatchObject({ status: 'ask', audit: { verdict: 'ask', layer: 'ask-rule' } });
     });
 
+    h.it('a bare preset judges every risk exactly as the same preset merged with other configs', async () => {
+      const risks = [undefined, 'read', 'write', 'network', 'execute', 'destructive'] as const;
+      const toolset = await resolveToolset(risks.map((risk) => native(`t_${risk ?? 'none'}`, risk === undefined ? {} : { risk })));
+      for (const preset of ['strict', 'standard', 'open'] as const) {
+        for (const { name } of toolset.tools) {
+          const outcome = (permissions: Parameters<typeof dispatchTool>[2]) => dispatchTool(toolset, { id: name, name, input: {} }, permissions);
+          // The first is the bare preset; the others take the general merges.
+          const [bare, ...merged] = await Promise.all([
+            outcome({ permissions: { preset } }),
+            outcome({ permissions: { preset, deny: [] } }),
+            outcome({ permissions: [{ preset }, {}] }),
+          ]);
+          for (const other of merged) h.expect({ preset, name, outcome: bare }).toEqual({ preset, name, outcome: other });
+        }
+      }
+    });
+
     h.it('an approval-flagged tool asks at the terminal default; a hook rewrites input before execute', async () => {
       await using notes = mcp({ transport: 'inprocess', server: createWorkbenchServer(), approval: { add_note: true } });
       const toolset = await resolveToolset([notes]);

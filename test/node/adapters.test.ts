@@ -127,17 +127,36 @@ describe('API keys from the environment', () => {
     const server = PROVIDER_FLAVOURS[1]!.server();
     process.env['OPENAI_API_KEY'] = 'sk-openai-from-env';
     try {
-      await openaiCompatible({ baseURL: 'https://api.openai.com/v1', fetch: server.fetch }).generate(REQUEST, live());
-      // A gateway, a self-hosted server, or OpenAI's host over plain http: the key stays home.
-      for (const baseURL of ['https://gateway.example/v1', 'http://localhost:11434/v1', 'http://api.openai.com/v1', 'https://api.openai.com.example/v1']) {
+      // OpenAI's host, spelled as a URL may spell it: the key goes.
+      for (const baseURL of ['https://api.openai.com/v1', 'https://API.OpenAI.com/v1', 'https://api.openai.com:443/v1', 'https://api.openai.com/v1/']) {
         await openaiCompatible({ baseURL, fetch: server.fetch }).generate(REQUEST, live());
       }
+      // A gateway, a self-hosted server, OpenAI's host over plain http, and every host that
+      // only looks like OpenAI's (a suffix, a subdomain, a longer name): the key stays home.
+      const elsewhere = [
+        'https://gateway.example/v1',
+        'http://localhost:11434/v1',
+        'http://api.openai.com/v1',
+        'https://api.openai.com.example/v1',
+        'https://api.openai.com.evil.test/v1',
+        'https://notopenai.com/v1',
+        'https://evil.openai.com/v1',
+        'https://openai.com/v1',
+        'https://api-openai.com/v1',
+        'https://api.openai.co/v1',
+      ];
+      for (const baseURL of elsewhere) await openaiCompatible({ baseURL, fetch: server.fetch }).generate(REQUEST, live());
       await openaiCompatible({ baseURL: 'https://gateway.example/v1', apiKey: 'gw-key-given', fetch: server.fetch }).generate(REQUEST, live());
       delete process.env['OPENAI_API_KEY'];
       await openaiCompatible({ baseURL: 'https://api.openai.com/v1', fetch: server.fetch }).generate(REQUEST, live());
+      expect(server.requests.map((r) => r.headers['authorization'])).toEqual([
+        ...Array.from({ length: 4 }, () => 'Bearer sk-openai-from-env'),
+        ...elsewhere.map(() => undefined),
+        'Bearer gw-key-given',
+        undefined,
+      ]);
     } finally {
       delete process.env['OPENAI_API_KEY'];
     }
-    expect(server.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer sk-openai-from-env', undefined, undefined, undefined, undefined, 'Bearer gw-key-given', undefined]);
   });
 });

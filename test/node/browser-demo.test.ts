@@ -152,8 +152,10 @@ describe.runIf(enabled)('examples/browser in Chromium', () => {
 
     await runUntilAsked(page);
     await expect(page.getByTestId('approval').getAttribute('data-tool')).resolves.toBe('notes_add_note');
-    expect(await auditOf(page, 'notes_list_notes')).toMatchObject({ verdict: 'allow', layer: 'default', resolution: '—' });
-    expect(await auditOf(page, 'notes_add_note')).toMatchObject({ verdict: 'ask', layer: 'ask-rule (strict)', resolution: 'pending' });
+    // Turns count from 1, as the terminal demo counts: the model's first answer lists, its second saves.
+    expect(await auditOf(page, 'notes_list_notes')).toMatchObject({ turn: '1', verdict: 'allow', layer: 'default', resolution: '—' });
+    expect(await auditOf(page, 'notes_add_note')).toMatchObject({ turn: '2', verdict: 'ask', layer: 'ask-rule (strict)', resolution: 'pending' });
+    await expect(page.getByTestId('audit-table').locator('caption').textContent()).resolves.toContain('turns count from 1');
     await mkdir(path.join(root, 'docs'), { recursive: true });
     await page.screenshot({ path: path.join(root, 'docs/browser-demo.png'), fullPage: true });
 
@@ -162,6 +164,9 @@ describe.runIf(enabled)('examples/browser in Chromium', () => {
     expect(await auditOf(page, 'notes_add_note')).toMatchObject({ verdict: 'ask', resolution: 'allow by operator', result: '{"title":"groceries","count":1}' });
     await expect(page.getByTestId('final-answer').textContent()).resolves.toBe('Saved your grocery list as "groceries".');
     await expect(page.getByTestId('approval').count()).resolves.toBe(0);
+    // Live: the last turn as it streamed in, and the in-page server's progress on the approved write.
+    await expect(page.getByTestId('model-stream').textContent()).resolves.toBe('Saved your grocery list as "groceries".');
+    await expect(page.getByTestId('progress-item').allTextContents()).resolves.toEqual(['notes_add_note 1/2 checking the title', 'notes_add_note 2/2 stored']);
 
     await runUntilAsked(page);
     await page.getByTestId('reason-input').fill('not today');
@@ -192,9 +197,11 @@ describe.runIf(enabled)('examples/browser in Chromium', () => {
     const code = files.map((bytes) => bytes.toString('utf8')).join('\n');
     // Measured 2026-12, three chunks: 390 KB raw, 111 KB gzip. zod 4 is most of it, then the
     // library's edge build, then the SDK's client and server halves. A jump past these says a
-    // dependency crept in (Ajv alone would add some 130 KB).
-    expect(raw).toBeLessThan(450_000);
-    expect(gzip).toBeLessThan(128_000);
+    // dependency crept in (Ajv alone would add some 130 KB). Measured again after the
+    // 2026-07-28 wire, leases and the contract memo landed: 129 KB gzip; with traces,
+    // streaming and tool progress 466 KB raw, 137 KB gzip.
+    expect(raw).toBeLessThan(490_000);
+    expect(gzip).toBeLessThan(142_000);
     expect(modules.some((id) => id.endsWith('/dist/edge/index.js'))).toBe(true);
     expect(modules.filter((id) => /\/dist\/node\/|node_modules\/ajv/.test(id))).toEqual([]);
     expect(code).not.toMatch(/ajv[-/.]/);

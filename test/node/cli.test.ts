@@ -1,9 +1,7 @@
 /**
- * rulvar-mcp end to end: the CLI, bundled from source by esbuild, runs as a child process
+ * rulvar-mcp end to end: the CLI, bundled from source (cli-harness.ts), runs as a child process
  * against real servers (stdio children and a loopback HTTP endpoint), and its output is
- * compared with what the library computes for the same server. esbuild rather than tsup so
- * that dist/ (which other suites read) is not rebuilt under them; rather than tsx, because
- * starting tsx once per run would be most of this file's time.
+ * compared with what the library computes for the same server.
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -16,23 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkbenchServer } from '../../examples/servers/workbench.js';
 import { mcp, resolveToolset, type ToolRisk } from '../../src/node/index.js';
 import { createMcpEndpoint } from '../fixtures/http-server.js';
-import { runScript, type ScriptRun } from './process-helpers.js';
+import { ROOT, bundleCli, type CliBundle } from './cli-harness.js';
+import { runScript } from './process-helpers.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const SECRET = 'SECRET-token-4f9c2a';
-// Inside node_modules so the bundles' external imports (the SDK, zod) resolve.
-const OUT = join(ROOT, 'node_modules/.cache/rulvar-cli-test');
-const BUNDLE = join(OUT, 'rulvar-mcp.mjs');
+let bundle: CliBundle;
+const cli = (...args: string[]) => bundle.run(...args);
+let WORKBENCH: string;
+let WORKBENCH_JS: string;
+const fixture = (args = ''): string => bundle.fixture(args);
 // The CLI with a bug planted in its table renderer, to see how main reports its own crash.
-const CRASHING = join(OUT, 'rulvar-mcp-crashing.mjs');
-// The servers are bundled too: a tsx start per child would dominate the run time.
-const WORKBENCH_JS = join(OUT, 'workbench-stdio.mjs');
-const WORKBENCH = `node '${WORKBENCH_JS}'`;
-const fixture = (args = ''): string => `node '${join(OUT, 'cli-server.mjs')}' ${args}`;
-
-function cli(...args: string[]): Promise<ScriptRun> {
-  return runScript(BUNDLE, args, ROOT);
-}
+let CRASHING: string;
 
 /** The library's own view of the workbench, to hold the CLI's hashes against. */
 async function libraryHashes(risk?: Record<string, ToolRisk>) {
@@ -54,21 +46,10 @@ const endpoint = createMcpEndpoint(createWorkbenchServer);
 const rejected: (string | null)[] = [];
 
 beforeAll(async () => {
-  await build({
-    entryPoints: {
-      'rulvar-mcp': join(ROOT, 'src/cli/rulvar-mcp.ts'),
-      'workbench-stdio': join(ROOT, 'examples/servers/workbench-stdio.ts'),
-      'cli-server': join(ROOT, 'test/node/fixtures/cli-server.ts'),
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'es2022',
-    packages: 'external',
-    outdir: OUT,
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'warning',
-  });
+  bundle = await bundleCli('rulvar-cli-test');
+  WORKBENCH = bundle.workbench;
+  WORKBENCH_JS = bundle.workbenchScript;
+  CRASHING = join(bundle.dir, 'rulvar-mcp-crashing.mjs');
   await build({
     entryPoints: [join(ROOT, 'src/cli/rulvar-mcp.ts')],
     bundle: true,

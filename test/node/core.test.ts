@@ -6,8 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { coreSuite } from '../core/suite.js';
 import { inProcessWire } from '../core/wire.js';
 import { loopbackWire, startLoopbackHost } from './loopback-wire.js';
+import { startProviderHost } from './provider-host.js';
 
 const host = await startLoopbackHost();
-afterAll(() => host.close());
+const providers = await startProviderHost();
+afterAll(() => Promise.all([host.close(), providers.close()]));
 
-coreSuite({ describe, it, expect, lib: await import('../../src/node/index.js'), runtime: 'node', wires: [inProcessWire(), loopbackWire(host)] });
+coreSuite({ describe, it, expect, lib: await import('../../src/node/index.js'), runtime: 'node', wires: [inProcessWire(), loopbackWire(host)], providerHost: () => providers });

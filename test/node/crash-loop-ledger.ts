@@ -13,7 +13,7 @@
  *   - every execution of a call carried the same idempotency key, and no two calls shared one.
  */
 import { readFileSync } from 'node:fs';
-import type { JournalEntry } from '../../src/core/engine/journal.js';
+import type { JournalEntry } from '../../src/core/journal/entries.js';
 
 export interface Snapshot {
   readonly entries: number;
@@ -29,7 +29,8 @@ export function snapshotOf(entries: readonly JournalEntry[]): Snapshot {
     if (entry.type === 'turn') turns.add(entry.turn);
     if (entry.type === 'tool') calls.add(entry.result.callId);
   }
-  return { entries: entries.length, turns, calls, ended: entries.some((e) => e.type === 'run:end') };
+  // Lease entries (the engine's lease on a store without claim) are no part of the run.
+  return { entries: entries.filter((e) => e.type !== 'lease').length, turns, calls, ended: entries.some((e) => e.type === 'run:end') };
 }
 
 export interface Process {

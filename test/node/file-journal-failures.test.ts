@@ -6,15 +6,16 @@
  * waited on forever. The file system is swapped through createFileJournal's seam.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/core/engine/journal.js';
+import type { JournalEntry } from '../../src/core/journal/entries.js';
 import { createFileJournal, fileJournal } from '../../src/node/file-journal.js';
 import { nodeJournalFs, type JournalFs } from '../../src/node/journal-fs.js';
+import { LOCK_WAIT_MS } from '../../src/node/journal-lock.js';
 
 const step = (name: string, value: unknown = name): JournalEntry => ({ v: 1, type: 'step', name, value });
 const SECRET = 'sk-live-do-not-print-me';
@@ -105,7 +106,7 @@ describe('fileJournal: names made durable', () => {
     return { synced, fs: { ...nodeJournalFs, syncDir }, heal: () => (broken = undefined) };
   }
 
-  it('fsyncs the parent of every directory it creates, and the run directory once its file is named', async () => {
+  it('fsyncs the parent of every directory it creates, and the run directory before its new file\'s first bytes', async () => {
     const deep = path.join(dir, 'a', 'b', 'journals');
     const { fs, synced } = recordingSyncs();
     const journal = createFileJournal({ dir: deep }, fs);
@@ -116,31 +117,47 @@ describe('fileJournal: names made durable', () => {
     expect(synced).toEqual([]);
   });
 
-  it('a run file it did not create is synced into its directory on this journal\'s first append to it', async () => {
-    // A process killed between creating the file and syncing the directory leaves a name no
-    // later fsync of the file makes durable: the next journal to append must sync the directory.
-    writeFileSync(path.join(dir, 'r1.jsonl'), `${JSON.stringify(step('a'))}\n`);
+  it('an empty run file (its creator killed before its first write) is synced into its directory before the first bytes go in', async () => {
+    // Every writer syncs the directory before writing into an empty run file, so content
+    // always means a durable name; an empty file's name may not be, whoever made it.
+    writeFileSync(path.join(dir, 'r1.jsonl'), '');
+    const { fs, synced } = recordingSyncs();
+    const journal = createFileJournal({ dir }, fs);
+    await journal.append('r1', [step('a')], 0);
+    // The directory's own name first: whoever made it may have died before syncing it.
+    expect(synced).toEqual([path.dirname(dir), dir]);
+    await journal.append('r1', [step('b')], 1);
+    expect(synced).toEqual([path.dirname(dir), dir]);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+  });
+
+  it('a run file with content, in a directory whose name was synced, is appended to without a directory sync (a new process resuming)', async () => {
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    expect(existsSync(path.join(dir, '.rulvar-dir'))).toBe(true);
     const { fs, synced } = recordingSyncs();
     const journal = createFileJournal({ dir }, fs);
     await journal.append('r1', [step('b')], 1);
-    // The directory's own name too: whoever made it may have died before syncing it.
-    expect(synced).toEqual([path.dirname(dir), dir]);
-    await journal.append('r1', [step('c')], 2);
-    expect(synced).toEqual([path.dirname(dir), dir]);
-    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b'), step('c')]);
+    const lease = await journal.claim!('r1', { holder: 'engine', ms: 30_000 });
+    await lease.append([step('c')], 2);
+    await lease.release();
+    expect(synced).toEqual([]);
+    // Without the marker, the directory's own name is synced once more (and marked).
+    rmSync(path.join(dir, '.rulvar-dir'));
+    await createFileJournal({ dir }, fs).append('r1', [step('d')], 3);
+    expect(synced).toEqual([path.dirname(dir)]);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b'), step('c'), step('d')]);
   });
 
-  it('a directory fsync that fails is journal.unavailable with nothing applied, and the next append syncs again', async () => {
-    await fileJournal({ dir }).append('r1', [step('a')], 0);
-    const before = readFileSync(path.join(dir, 'r1.jsonl'));
+  it('a directory fsync that fails is journal.unavailable with nothing written, and the next append syncs again', async () => {
+    await fileJournal({ dir }).append('r0', [step('a')], 0);
     const { fs, synced, heal } = recordingSyncs(dir);
     const journal = createFileJournal({ dir }, fs);
-    expect(await journal.append('r1', [step('b')], 1).catch((e: { code: string }) => e.code)).toBe('journal.unavailable');
-    expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
+    expect(await journal.append('r1', [step('a')], 0).catch((e: { code: string }) => e.code)).toBe('journal.unavailable');
+    expect(readFileSync(path.join(dir, 'r1.jsonl'), 'utf8')).toBe('');
     heal();
-    await journal.append('r1', [step('b')], 1);
-    expect(synced).toEqual([path.dirname(dir), dir, dir]);
-    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+    await journal.append('r1', [step('a')], 0);
+    expect(synced).toEqual([dir, dir]);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a')]);
   });
 
   it('a parent directory fsync that fails is journal.unavailable before anything is written, and the next append syncs it again', async () => {
@@ -183,13 +200,17 @@ describe('fileJournal: locks nobody will release', () => {
     const before = readFileSync(path.join(dir, 'r1.jsonl'));
     const other = `${process.pid} ${Date.now()} token-of-the-process-that-broke-it`;
     // The stall: while it reads the file under its lock, another process judges the lock
-    // stale, breaks it and takes it.
+    // stale, breaks it (moves it aside) and takes it (a new lock file in its place).
     const stalling: JournalFs = {
       ...nodeJournalFs,
       async openOrCreate(target) {
         const opened = await nodeJournalFs.openOrCreate(target);
         const stat = opened.file.stat;
-        return { ...opened, file: { ...opened.file, stat: async () => (writeFileSync(lockOf('r1'), other), stat()) } };
+        const breakAndTake = () => {
+          renameSync(lockOf('r1'), `${lockOf('r1')}.broken`);
+          writeFileSync(lockOf('r1'), other);
+        };
+        return { ...opened, file: { ...opened.file, stat: async () => (breakAndTake(), stat()) } };
       },
     };
     const error = await createFileJournal({ dir }, stalling).append('r1', [step('b', SECRET)], 1).then(() => undefined, (e: Error) => e);
@@ -199,6 +220,26 @@ describe('fileJournal: locks nobody will release', () => {
     expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
     expect(readFileSync(lockOf('r1'), 'utf8')).toBe(other);
   });
+
+  it('gives up on a live, recent holder after 5 s with journal.unavailable: not much earlier, not much later', async () => {
+    expect(LOCK_WAIT_MS).toBe(5_000);
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    const before = readFileSync(path.join(dir, 'r1.jsonl'));
+    writeFileSync(lockOf('r1'), `${process.pid} ${Date.now()} token-of-a-live-holder-that-never-lets-go`);
+    const timed = async (work: Promise<unknown>) => {
+      const started = performance.now();
+      const error = await work.then(() => undefined, (e: Error & { code?: string }) => e);
+      return { ms: performance.now() - started, code: error?.code, message: error?.message };
+    };
+    const [append, load] = await Promise.all([timed(fileJournal({ dir }).append('r1', [step('b')], 1)), timed(fileJournal({ dir }).load('r1'))]);
+    for (const waited of [append, load]) {
+      expect(waited).toMatchObject({ code: 'journal.unavailable', message: expect.stringContaining('stayed locked by another process for 5000 ms') });
+      // The bound itself, give or take a retry's sleep (at most 30 ms) and a loaded machine.
+      expect(waited.ms).toBeGreaterThanOrEqual(LOCK_WAIT_MS - 5);
+      expect(waited.ms).toBeLessThan(LOCK_WAIT_MS + 1_500);
+    }
+    expect(readFileSync(path.join(dir, 'r1.jsonl'))).toEqual(before);
+  }, 20_000);
 
   it('waits for a live, recent holder, and takes the lock once it is released', async () => {
     await fileJournal({ dir }).append('r1', [step('a')], 0);

@@ -5,12 +5,14 @@
  * tool call paid twice), and many processes resolving one approval at once (the first
  * resolution journaled wins, and only it is journaled).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/core/engine/journal.js';
+import type { JournalEntry } from '../../src/core/journal/entries.js';
+import type { JournalLease } from '../../src/core/journal/store.js';
+import process from 'node:process';
 import { fileJournal } from '../../src/node/index.js';
 import { bundleFixtures, startChild, type Bundles } from './journal-children.js';
 
@@ -19,7 +21,7 @@ const step = (name: string): JournalEntry => ({ v: 1, type: 'step', name, value:
 
 let bundles: Bundles;
 beforeAll(async () => {
-  bundles = await bundleFixtures(['journal-appender', 'journal-engine']);
+  bundles = await bundleFixtures(['journal-appender', 'journal-engine', 'journal-leaser']);
 });
 afterAll(() => bundles.remove());
 
@@ -31,6 +33,10 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const appender = (...args: string[]) => startChild(bundles.path('journal-appender'), args);
 const engineChild = (...args: string[]) => startChild(bundles.path('journal-engine'), args);
+const leaser = (...args: string[]) => startChild(bundles.path('journal-leaser'), args);
+/** The leaser's answer to the command about `tag`. */
+const answerTo = (child: ReturnType<typeof leaser>, tag: string) => child.line((l) => l.startsWith(`appended ${tag}`) || l.startsWith(`failed ${tag} `));
+const codeOfPromise = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: { code?: string }) => error.code);
 const logLines = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') : []);
 
 describe('fileJournal across processes', () => {
@@ -71,7 +77,8 @@ describe('fileJournal across processes', () => {
     expect(resumed).toEqual({ resolved: true, outcome: { status: 'completed', value: 'paid' } });
     expect(logLines(log)).toEqual(['model 0', 'pay 5', 'model 1']);
     const entries = await fileJournal({ dir }).load('pay-1');
-    expect(entries.map((e) => e.type)).toEqual(['run:start', 'spawn', 'turn', 'approval', 'resolution', 'tool', 'turn', 'agent:end', 'run:end']);
+    // Until fileJournal has a claim of its own, the engine keeps its lease in lease entries.
+    expect(entries.filter((e) => e.type !== 'lease').map((e) => e.type)).toEqual(['run:start', 'spawn', 'turn', 'approval', 'resolution', 'tool', 'turn', 'agent:end', 'run:end']);
   }, 60_000);
 
   it(`${RACERS} processes resolve one suspended approval at once: one returns true, one resolution is journaled`, async () => {
@@ -95,5 +102,81 @@ describe('fileJournal across processes', () => {
     const resumed = await engineChild('resume', dir, 'pay-2', log, key, 'allow:late').result();
     expect(resumed).toEqual({ resolved: false, outcome: { status: 'completed', value: 'paid' } });
     expect(logLines(log)).toEqual(['model 0', ...(allowed ? ['pay 5'] : []), 'model 1']);
+  }, 60_000);
+});
+
+describe('fileJournal leases across processes', () => {
+  const LEASE_MS = 600;
+
+  it('a SIGKILLed holder does not keep the run: another process claims it at once (its pid is gone) and goes on', async () => {
+    await fileJournal({ dir }).append('run', [step('a')], 0);
+    const holder = leaser('lease', dir, 'run', '60000');
+    await holder.line((l) => l === 'holding');
+    expect(await codeOfPromise(fileJournal({ dir }).claim!('run', { holder: 'parent', ms: LEASE_MS }))).toBe('run.claimed');
+    await holder.kill();
+    const started = Date.now();
+    const lease = await fileJournal({ dir }).claim!('run', { holder: 'parent', ms: LEASE_MS });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await lease.load()).toEqual([step('a')]);
+    await lease.append([step('b')], 1);
+    await lease.release();
+    expect(await fileJournal({ dir }).load('run')).toEqual([step('a'), step('b')]);
+  }, 60_000);
+
+  it('a SIGSTOPped holder loses the lease after ms; resumed, its append is run.lease_lost and writes nothing', async () => {
+    await fileJournal({ dir }).append('run', [step('a')], 0);
+    const holder = leaser('lease', dir, 'run', String(LEASE_MS));
+    await holder.line((l) => l === 'holding');
+    process.kill(holder.pid, 'SIGSTOP');
+    const stopped = Date.now();
+    let lease: JournalLease | undefined;
+    while (lease === undefined) {
+      lease = await fileJournal({ dir }).claim!('run', { holder: 'parent', ms: LEASE_MS }).catch((error: { code?: string }) => {
+        if (error.code !== 'run.claimed' || Date.now() - stopped > 10_000) throw error;
+        return undefined;
+      });
+      if (lease === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Its last renewal was at most ms / 3 before the stop.
+    expect(Date.now() - stopped).toBeGreaterThanOrEqual((LEASE_MS * 2) / 3 - 25);
+    await lease.append([step('b')], 1);
+    process.kill(holder.pid, 'SIGCONT');
+    holder.send('append 1 late');
+    expect(await answerTo(holder, 'late')).toBe('failed late run.lease_lost');
+    holder.send('append 2 later');
+    expect(await answerTo(holder, 'later')).toBe('failed later run.lease_lost');
+    await lease.release();
+    expect(await fileJournal({ dir }).load('run')).toEqual([step('a'), step('b')]);
+    await holder.kill();
+  }, 60_000);
+
+  it('a writer without the lease appends while another process holds it: the holder serves it, then meets journal.conflict', async () => {
+    await fileJournal({ dir }).append('run', [step('a')], 0);
+    const holder = leaser('lease', dir, 'run', String(LEASE_MS));
+    await holder.line((l) => l === 'holding');
+    const started = Date.now();
+    await fileJournal({ dir }).append('run', [step('resolution')], 1);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await codeOfPromise(fileJournal({ dir }).append('run', [step('again')], 1))).toBe('journal.conflict');
+    holder.send('append 1 stale');
+    expect(await answerTo(holder, 'stale')).toBe('failed stale journal.conflict');
+    holder.send('append 2 next');
+    expect(await answerTo(holder, 'next')).toBe('appended next');
+    holder.send('release');
+    await holder.line((l) => l === 'released');
+    expect(await fileJournal({ dir }).load('run')).toEqual([step('a'), step('resolution'), step('next')]);
+    expect(readdirSync(dir).sort()).toEqual(['.rulvar-dir', 'run.jsonl']);
+  }, 60_000);
+
+  it('a writer waiting on a holder that dies without serving it takes the lock and serves its own request', async () => {
+    await fileJournal({ dir }).append('run', [step('a')], 0);
+    const holder = leaser('lease', dir, 'run', '60000', 'deaf');
+    await holder.line((l) => l === 'holding');
+    const appending = fileJournal({ dir }).append('run', [step('resolution')], 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await holder.kill();
+    await appending;
+    expect(await fileJournal({ dir }).load('run')).toEqual([step('a'), step('resolution')]);
+    expect(readdirSync(dir).sort()).toEqual(['.rulvar-dir', 'run.jsonl']);
   }, 60_000);
 });

@@ -21,7 +21,14 @@ export interface Bundles {
   remove(): Promise<void>;
 }
 
-export async function bundleFixtures(names: readonly string[]): Promise<Bundles> {
+export interface BundleOptions {
+  /** Modules left out of the bundle (pg's optional pg-native, which is not installed). */
+  readonly external?: readonly string[];
+  /** Gives the ESM bundle a `require`, for CommonJS packages bundled in that require Node's own modules (pg). */
+  readonly requires?: boolean;
+}
+
+export async function bundleFixtures(names: readonly string[], options: BundleOptions = {}): Promise<Bundles> {
   const outdir = await mkdtemp(path.join(os.tmpdir(), 'rulvar-fixtures-'));
   await build({
     entryPoints: names.map((name) => fileURLToPath(new URL(`./fixtures/${name}.ts`, import.meta.url))),
@@ -32,6 +39,8 @@ export async function bundleFixtures(names: readonly string[]): Promise<Bundles>
     outdir,
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
+    external: [...(options.external ?? [])],
+    ...(options.requires === true ? { banner: { js: "import { createRequire as __rulvarRequire } from 'node:module'; const require = __rulvarRequire(import.meta.url);" } } : {}),
   });
   return {
     path: (name) => path.join(outdir, `${name}.mjs`),

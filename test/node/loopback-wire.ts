@@ -43,6 +43,7 @@ export async function startLoopbackHost(): Promise<LoopbackHost> {
       () => resolve(listening),
     );
   });
+  keepIdleConnections(server);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
@@ -83,4 +84,14 @@ export function loopbackWire(host: LoopbackHost): Wire {
       return { url: host.mount((request) => endpoint.handle(request)).url, http: {} };
     },
   };
+}
+
+/**
+ * Node closes an idle keep-alive connection after 5 s, and a client (workerd's fetch, undici)
+ * that reuses it at that moment gets "Network connection lost". On a loaded machine a case can
+ * idle that long between two requests (seen in the gate), so idle connections are kept for the
+ * server's life; its close() ends them.
+ */
+export function keepIdleConnections(server: ServerType): void {
+  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 0;
 }

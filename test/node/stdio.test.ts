@@ -311,12 +311,22 @@ describe('stdio', () => {
     const script = fileURLToPath(new URL('./fixtures/one-shot.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    // Starting takes what the machine gives it (tsx compiles the library, then the server,
+    // niced beside the main lane in the gate: seen past 20 s); what is under test is the end:
+    // once the script has printed its result and closed, it must exit at once by itself.
     const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const giveUp = (why: string) => () => {
         child.kill('SIGKILL');
-        reject(new Error('the one-shot script did not exit within 20 s'));
-      }, 20_000);
+        reject(new Error(why));
+      };
+      let timer = setTimeout(giveUp('the one-shot script printed nothing within 60 s'), 60_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (out === '') {
+          clearTimeout(timer);
+          timer = setTimeout(giveUp('the one-shot script did not exit within 5 s of printing its result'), 5_000);
+        }
+        out += chunk.toString();
+      });
       child.once('exit', (c) => {
         clearTimeout(timer);
         resolve(c);
@@ -326,5 +336,5 @@ describe('stdio', () => {
     // The script prints the tool's output, itself JSON text: `"{\"pid\":123}"`.
     const grand = JSON.parse(JSON.parse(out.trim()) as string) as { pid: number };
     expect(await waitGone(grand.pid, 1_000)).toBe(true);
-  }, 30_000);
+  }, 70_000);
 });

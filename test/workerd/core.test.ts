@@ -12,6 +12,7 @@ import type { CodegenProbe } from './worker.js';
 import { fullName, type CaseResult } from './harness.js';
 import { startWorker, type LibSource, type RunningWorker } from './runner.js';
 import { startWireControl } from './wire-control.js';
+import { startProviderHost } from '../node/provider-host.js';
 // Loaded here only to put the suite and the library into this file's module graph: vitest
 // prints code frames only for files in the graph, and watch mode reruns this file when
 // they change. What runs in workerd is the bundle, not these Node-side copies.
@@ -19,7 +20,9 @@ import '../core/suite.js';
 import '../../src/edge/index.js';
 
 const SETUP_TIMEOUT_MS = 60_000;
-const RUN_TIMEOUT_MS = 120_000;
+// The whole suite in one request: about 80 s on an idle machine, several times that with two
+// workers and the Node 22/24 lane beside it. A limit for a stuck run only; each case has its own.
+const RUN_TIMEOUT_MS = 400_000;
 
 // `npm test` builds first and asks for dist; `vitest run` alone tests the source directly.
 const libSource: LibSource = process.env['RULVAR_TEST_DIST'] === '1' ? 'dist' : 'src';
@@ -43,14 +46,17 @@ async function json<T>(res: Response): Promise<T> {
 
 // The servers the loopback wire's cases talk to live here in Node (see wire-control.ts).
 const wireControl = await startWireControl();
+// The hostile providers the adapter cases reach with workerd's own fetch (provider-host.ts).
+const providers = await startProviderHost();
 const worker: RunningWorker = await withTimeout(
-  startWorker(libSource, undefined, { WIRE_CONTROL: wireControl.url }),
+  startWorker(libSource, undefined, { WIRE_CONTROL: wireControl.url, PROVIDER_HOST: JSON.stringify({ provider: providers.provider, elsewhere: providers.elsewhere }) }),
   SETUP_TIMEOUT_MS,
   'bundling the worker and starting Miniflare',
 );
 afterAll(async () => {
   await worker.dispose();
   await wireControl.close();
+  await providers.close();
 });
 
 let casePaths: string[][];
@@ -59,6 +65,7 @@ try {
 } catch (error) {
   await worker.dispose(); // afterAll never runs when collection fails
   await wireControl.close();
+  await providers.close();
   throw error;
 }
 

@@ -21,7 +21,13 @@ import { Miniflare, type WorkerOptions } from 'miniflare';
 import { createMcpEndpoint, type McpEndpoint } from '../fixtures/http-server.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The remote MCP server's token (MCP_TOKEN). */
 export const TOKEN = 'example-worker-secret-7f3a';
+/** The Worker's own secrets: the API's bearer token and the approval links' HMAC key. */
+export const API_TOKEN = 'api-token-5be1c7a0d3f94e6b8a21c0d9e7f4b3a6';
+export const LINK_SECRET = 'link-secret-0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b';
+/** What every example under test gets unless a test says otherwise. */
+export const SECRETS = { API_TOKEN, APPROVAL_LINK_SECRET: LINK_SECRET, MCP_TOKEN: TOKEN } as const;
 
 /** What `wrangler deploy --dry-run --outdir` wrote: the bundle, and esbuild's metafile. */
 export interface Built {
@@ -44,9 +50,15 @@ export async function buildWorker(): Promise<Built> {
 
 /** The bindings, Durable Objects and compatibility settings wrangler derives from wrangler.toml. */
 export async function configuredOptions(): Promise<Pick<WorkerOptions, 'compatibilityDate' | 'compatibilityFlags' | 'durableObjects' | 'bindings'>> {
-  const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml'));
-  const { compatibilityDate, compatibilityFlags, durableObjects, bindings } = workerOptions;
+  const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import('wrangler');
+  const config = path.join(root, 'wrangler.toml');
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+  const { compatibilityDate, compatibilityFlags, durableObjects } = workerOptions;
+  // wrangler.toml's [vars] only: wrangler also merges a .dev.vars it finds beside the file
+  // (the local recipe's secrets, in a developer's clone), which would configure every example
+  // under test, the one that must run with no API_TOKEN included.
+  const vars = new Set(Object.keys(unstable_readConfig({ config }).vars));
+  const bindings = Object.fromEntries(Object.entries(workerOptions.bindings ?? {}).filter(([name]) => vars.has(name)));
   return { compatibilityDate, compatibilityFlags, durableObjects, bindings } as Pick<WorkerOptions, 'compatibilityDate' | 'compatibilityFlags' | 'durableObjects' | 'bindings'>;
 }
 
@@ -115,19 +127,23 @@ export function startExample(built: Built, options: Awaited<ReturnType<typeof co
 export interface Answer {
   readonly status: number;
   readonly headers: Headers;
+  /** The parsed JSON, or the text of an answer that is not JSON (a link's page). */
   readonly body: unknown;
 }
 
 /**
- * Sends `init` to the example and parses the JSON answer; every body it ever got is kept in
- * `seen`, for the check that the token appears in none.
+ * Sends a request to the example, with `authorization` (the API token by default; null sends
+ * none), and parses the answer; every body it ever got is kept in `seen`, for the check that
+ * no secret appears in any.
  */
-export function client(mf: Miniflare, seen: string[]) {
-  return async (method: string, route: string, body?: unknown): Promise<Answer> => {
-    const init = body === undefined ? { method } : { method, body: typeof body === 'string' ? body : JSON.stringify(body) };
+export function client(mf: Miniflare, seen: string[], authorization: string | null = `Bearer ${API_TOKEN}`) {
+  return async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+    const auth = authorization === null ? {} : { authorization };
+    const init = { method, headers: { ...auth, ...headers }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) };
     const response = await mf.dispatchFetch(`http://worker${route}`, init);
     const text = await response.text();
     seen.push(text);
-    return { status: response.status, headers: response.headers as unknown as Headers, body: JSON.parse(text) as unknown };
+    const json = (response.headers.get('content-type') ?? '').includes('json');
+    return { status: response.status, headers: response.headers as unknown as Headers, body: json ? (JSON.parse(text) as unknown) : text };
   };
 }

@@ -3,7 +3,9 @@
  * Anthropic Messages route and the OpenAI Chat Completions route with one text turn naming
  * the model it was asked for, and records every request (headers and body) so a test can see
  * where the API key went. A prompt containing "fail" gets a 401 whose body quotes the key it
- * was sent, as some real gateways do: the Worker must not pass that on.
+ * was sent, as some real gateways do; one containing "echo" gets a 200 whose text quotes it
+ * (a debugging proxy, a model repeating what a gateway reflected). The Worker must pass on
+ * neither.
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -34,7 +36,8 @@ export async function startProvider(): Promise<FakeProvider> {
   app.post('/v1/messages', async (c) => {
     const { headers, body } = await record('/v1/messages', c.req.raw);
     if (JSON.stringify(body.messages).includes('fail')) return refusal(headers['x-api-key']);
-    return Response.json({ content: [{ type: 'text', text: `hello from ${body.model ?? '?'}` }], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 4 } });
+    const text = JSON.stringify(body.messages).includes('echo') ? `you sent ${headers['x-api-key'] ?? ''}` : `hello from ${body.model ?? '?'}`;
+    return Response.json({ content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 4 } });
   });
   app.post('/chat/completions', async (c) => {
     const { headers, body } = await record('/chat/completions', c.req.raw);

@@ -15,7 +15,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { WireEndpoint } from '../core/wire.js';
 import type { ScenarioName, ScenarioParams } from '../fixtures/wire-scenarios.js';
-import { loopbackWire, startLoopbackHost } from '../node/loopback-wire.js';
+import { keepIdleConnections, loopbackWire, startLoopbackHost } from '../node/loopback-wire.js';
 
 export interface WireControl {
   readonly url: string;
@@ -52,6 +52,7 @@ export async function startWireControl(): Promise<WireControl> {
   const server = await new Promise<ServerType>((resolve) => {
     const listening: ServerType = serve({ hostname: '127.0.0.1', port: 0, fetch: control }, () => resolve(listening));
   });
+  keepIdleConnections(server);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {

@@ -12,15 +12,18 @@
 import * as lib from '../../src/edge/index.js';
 import { coreSuite } from '../core/suite.js';
 import { inProcessWire } from '../core/wire.js';
+import type { ProviderOrigins } from '../core/harness.js';
 import { createExpect } from './expect.js';
 import { createCollector } from './harness.js';
 import { controlledWire } from './wire-client.js';
 
-/** Matches vitest's default testTimeout, so a case gets the same budget in every runtime. */
-const CASE_TIMEOUT_MS = 5_000;
+/** The testTimeout of vitest.config.ts, so a case gets the same budget in every runtime. */
+const CASE_TIMEOUT_MS = 20_000;
 
 /** Where the Node side's wire control server listens (the WIRE_CONTROL binding), once a request brings it. */
 let wireControl: string | undefined;
+/** The provider host's origins (the PROVIDER_HOST binding, JSON), once a request brings them. */
+let providerHost: ProviderOrigins | undefined;
 
 const collector = createCollector(CASE_TIMEOUT_MS);
 coreSuite({
@@ -30,6 +33,7 @@ coreSuite({
   lib,
   runtime: 'workerd',
   wires: [inProcessWire(), controlledWire(() => wireControl)],
+  providerHost: () => providerHost,
 });
 
 /** What GET /codegen reports; `refused` is true when the isolate threw EvalError. */
@@ -52,8 +56,9 @@ function probeCodegen(): CodegenProbe {
 }
 
 export default {
-  async fetch(request: Request, env: { WIRE_CONTROL?: string }): Promise<Response> {
+  async fetch(request: Request, env: { WIRE_CONTROL?: string; PROVIDER_HOST?: string }): Promise<Response> {
     wireControl = env.WIRE_CONTROL;
+    providerHost = env.PROVIDER_HOST === undefined ? undefined : (JSON.parse(env.PROVIDER_HOST) as ProviderOrigins);
     const { pathname } = new URL(request.url);
     if (request.method === 'GET' && pathname === '/cases') return Response.json(collector.paths());
     if (request.method === 'POST' && pathname === '/run') return Response.json(await collector.run());

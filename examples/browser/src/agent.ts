@@ -31,6 +31,8 @@ function lastResult(request: ModelRequest): ToolResult | undefined {
  * through. Still deterministic, so a resumed run gets the answers the first attempt got.
  */
 export function notesModel(): ScriptedModel {
+  // Streamed in pieces, slowly enough to watch, as a provider streams.
+  const stream = { chunkChars: 4, delayMs: 20 };
   return scripted((request) => {
     const turn = request.messages.filter((message) => message.role === 'assistant').length;
     if (turn === 0) return { text: 'Checking what is saved.', toolCalls: [{ name: 'notes_list_notes', input: {} }] };
@@ -39,7 +41,7 @@ export function notesModel(): ScriptedModel {
     }
     const saved = lastResult(request);
     return saved?.isError === false ? 'Saved your grocery list as "groceries".' : `I could not save the list: ${String(saved?.output)}`;
-  });
+  }, { stream });
 }
 
 /** The workflow's name is its identity in the journal: resume finds the run by it. */

@@ -53,6 +53,7 @@ export async function showAuditTrail(journal: JournalStore, runId: string): Prom
       el(
         'tr',
         { 'data-testid': 'audit-row', 'data-tool': row.toolName },
+        // For people, from 1 (the terminal demo counts the same way); the journal's field counts from 0.
         cell('audit-turn', String(row.turn + 1)),
         cell('audit-tool', el('code', {}, row.toolName)),
         cell('audit-verdict', verdictBadge(row.audit.verdict, 'verdict')),

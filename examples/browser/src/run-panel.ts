@@ -37,6 +37,27 @@ function approvalItem(approval: PendingApproval, index: number, decide: Decide):
   );
 }
 
+/** The turn streaming in, and the progress of running calls: live only, never journaled. */
+function showLive(handle: RunHandle<string>): void {
+  const stream = byTestId('model-stream');
+  const progress = byTestId('tool-progress');
+  stream.textContent = '';
+  progress.replaceChildren();
+  // A turn's text stays shown until the next turn starts streaming.
+  let ended = false;
+  handle.on('turn:delta', ({ attempt, delta }) => {
+    if (ended || attempt > 0) stream.textContent = ''; // a cut stream is retried from its start
+    ended = false;
+    if (delta.type === 'text') stream.textContent += delta.text;
+  });
+  handle.on('turn:end', () => {
+    ended = true;
+  });
+  handle.on('tool:progress', ({ toolName, progress: done, total, message }) => {
+    progress.append(el('li', { 'data-testid': 'progress-item' }, el('code', {}, toolName), ` ${done}/${total ?? '?'} ${message ?? ''}`));
+  });
+}
+
 export function mountRunPanel(source: McpToolSource, policy: PolicyView): void {
   const journal = memoryJournal();
   const model = notesModel();
@@ -53,6 +74,7 @@ export function mountRunPanel(source: McpToolSource, policy: PolicyView): void {
   const follow = async (engine: Engine, handle: RunHandle<string>): Promise<void> => {
     button.disabled = true;
     approvals.replaceChildren();
+    showLive(handle);
     setStatus('running', `Run ${handle.runId} is running…`);
     const outcome = await handle.result;
     await showAuditTrail(journal, handle.runId);

@@ -7,7 +7,7 @@
  * sources and closes them after; what a later request knows of the run is in the journal.
  */
 import { createEngine, defineWorkflow, mcp, type Engine, type JournalStore } from '@rulvar/core';
-import { approvalDeadlineMs, type Env } from './env.js';
+import type { WorkerConfig } from './config.js';
 import { chooseModel } from './model.js';
 import { NotesServer, type NoteStorage } from './notes-server.js';
 
@@ -23,17 +23,18 @@ export interface RunEngine {
   close(): Promise<void>;
 }
 
-/** Throws a ConfigError for a bad MODEL or APPROVAL_DEADLINE_MS before anything is opened. */
-export function openEngine(env: Env, journal: JournalStore, notes: NoteStorage): RunEngine {
-  const { adapters, model } = chooseModel(env);
-  const permissions = { approvalDeadlineMs: approvalDeadlineMs(env) };
+/** `config` was checked by config.ts: nothing here can be misconfigured. */
+export function openEngine(config: WorkerConfig, journal: JournalStore, notes: NoteStorage): RunEngine {
+  const { adapters, model } = chooseModel(config.model);
+  const permissions = { approvalDeadlineMs: config.approvalDeadlineMs };
+  const { mcpToken } = config;
   const remote = mcp({
     transport: 'streamable-http',
-    url: env.MCP_URL,
+    url: config.mcpUrl,
     prefix: 'remote',
     // Read at every wire request, never stored: the token is only ever in this header. The
     // library redacts header values from its errors, and nothing of a request is journaled.
-    http: { headers: () => (env.MCP_TOKEN ? { authorization: `Bearer ${env.MCP_TOKEN}` } : {}) },
+    http: { headers: () => (mcpToken === undefined ? {} : { authorization: `Bearer ${mcpToken}` }) },
     // A server on the network is not ours: bound what its answers may cost a request.
     requireBounds: true,
     maxTools: 200,

@@ -1,10 +1,8 @@
 /**
  * HTTP errors and request bodies. Every error the Worker answers is JSON
- * `{ error: { code, message } }`; a library error keeps its code and message (those never
- * carry header values or other secrets), anything else becomes a generic 500, because a raw
- * platform error may quote what it was handed.
+ * `{ error: { code, message } }` (error-response.ts turns whatever was thrown into one).
+ * Pure: no platform or library imports, so Node tests load it directly.
  */
-import { RulvarError } from '@rulvar/core';
 
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -17,13 +15,6 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
-}
-
-export function errorResponse(error: unknown): Response {
-  if (error instanceof HttpError) return jsonError(error.status, error.code, error.message, error.headers);
-  // A misconfigured Worker (MODEL, APPROVAL_DEADLINE_MS) is the operator's to fix: 500, named.
-  if (RulvarError.is(error)) return jsonError(500, error.code, error.message);
-  return jsonError(500, 'worker.internal', 'the Worker failed; see its logs');
 }
 
 export function jsonError(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): Response {
@@ -39,13 +30,10 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /** The request's body as a JSON object, or a 400/413 that says what is wrong with it. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readText(request);
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'request.invalid_json', 'the body is not JSON');
   }
@@ -53,6 +41,27 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
     throw new HttpError(400, 'request.invalid_body', 'the body must be a JSON object');
   }
   return body as Record<string, unknown>;
+}
+
+/** A body that is either an HTML form's (`application/x-www-form-urlencoded`) or a JSON object. */
+export async function readFields(request: Request): Promise<{ fields: Record<string, unknown>; form: boolean }> {
+  if (!(request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return { fields: await readJsonObject(request), form: false };
+  // A repeated field keeps its first value, as a form with one of each sends it.
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of new URLSearchParams(await readText(request))) if (!Object.hasOwn(fields, name)) fields[name] = value;
+  return { fields, form: true };
+}
+
+async function readText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.length > MAX_BODY_BYTES) throw tooLarge();
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, 'request.invalid_json', 'the body is not UTF-8');
+  }
 }
 
 /** A string field of `body`, required or optional, at most `maxChars` long. */

@@ -1,17 +1,19 @@
 /**
  * `RunObject`: one Durable Object per run, holding its journal (`durableObjectJournal`) and
- * its notebook in the object's own storage. The Worker in front validates requests and
- * forwards them here as small JSON messages:
- *   POST /start    { runId, task }              runs until the run settles → 201 RunView
- *   GET  /view                                  → RunView
- *   GET  /journal                               → the run's journal entries
- *   POST /resolve  { key, decision, reason? }   resolves, then resumes the run → RunView
+ * its notebook in the object's own storage. The Worker in front checks the caller's
+ * credential, validates requests and forwards them here as small JSON messages:
+ *   POST /start      { runId, task }                                   runs until the run settles → 201 RunView
+ *   GET  /view                                                          → RunView
+ *   GET  /journal                                                       → the run's journal entries
+ *   POST /resolve    { key, decision, reason?, decider, link? }         resolves, then resumes the run → RunView
+ *   POST /link       { key, decision?, expiresInMs? }                   signs an approval link → 201 IssuedLink
+ *   POST /link-view  { claims }                                         what a link's page shows → LinkView
  *
  * Work on the run (start, a resolution and its resume, the alarm) is queued and runs one
  * piece at a time: workerd lets a second request into the object while the first awaits the
  * network, and two engines resuming one run would race on its journal. Queued behind a
- * winning resolution, a second one for the same key finds it closed and gets 409; the
- * journal holds one resolution either way.
+ * winning resolution, a second one for the same key finds it closed and gets 409 (or, sent
+ * through the same link, 409 link.used); the journal holds one resolution either way.
  *
  * Deadlines are alarms: whenever work leaves the run suspended, the alarm is set to the
  * earliest open deadline (`engine.nextDeadline`); `alarm()` resumes the run, which closes the
@@ -19,20 +21,14 @@
  */
 import { durableObjectJournal, type ApprovalDecision, type Engine, type JournalStore, type RunOutcome } from '@rulvar/core';
 import { openEngine, taskWorkflow } from './agent.js';
+import { approvalState, checkLinkUnused, claimsForLink, closed, decidable, linkView } from './approvals.js';
+import { readConfig, type WorkerConfig } from './config.js';
 import type { DurableObjectStateLike, Env } from './env.js';
-import { errorResponse, HttpError, jsonError } from './http.js';
-import { approvalState, RECORD_KEY, recordOf, viewOf, type RunRecord, type RunView } from './run-view.js';
-
-export interface StartMessage {
-  readonly runId: string;
-  readonly task: string;
-}
-
-export interface ResolveMessage {
-  readonly key: string;
-  readonly decision: 'allow' | 'deny';
-  readonly reason?: string;
-}
+import { errorResponse } from './error-response.js';
+import { HttpError, jsonError } from './http.js';
+import { newLinkId, signLink } from './links.js';
+import { linksOff, type IssuedLink, type LinkMessage, type LinkViewMessage, type ResolveMessage, type StartMessage } from './messages.js';
+import { RECORD_KEY, recordOf, viewOf, type RunRecord, type RunView } from './run-view.js';
 
 export class RunObject {
   private readonly journal: JournalStore;
@@ -61,6 +57,12 @@ export class RunObject {
           const message = (await request.json()) as ResolveMessage;
           return Response.json(await this.exclusive(async () => this.describe(await this.resolve(message))));
         }
+        case '/link':
+          return Response.json(await this.issueLink((await request.json()) as LinkMessage), { status: 201 });
+        case '/link-view': {
+          const { claims } = (await request.json()) as LinkViewMessage;
+          return Response.json(linkView(await this.journal.load((await this.record()).runId), claims));
+        }
         default:
           return jsonError(404, 'request.not_found', 'no such route on a run');
       }
@@ -85,17 +87,21 @@ export class RunObject {
     });
   }
 
-  private async resolve({ key, decision, reason }: ResolveMessage): Promise<RunRecord> {
+  private async resolve({ key, decision, reason, decider, link }: ResolveMessage): Promise<RunRecord> {
     const { runId } = await this.record();
-    const { asked, resolution, ended } = approvalState(await this.journal.load(runId), key);
-    if (!asked) throw new HttpError(404, 'approval.not_found', `run ${runId} has no approval ${JSON.stringify(key)}`);
-    if (resolution !== undefined) throw closed(key, `it was already resolved (${resolution.decision}, by ${resolution.by})`);
-    if (ended) throw closed(key, 'the run has ended without it');
+    const entries = await this.journal.load(runId);
+    if (link !== undefined) {
+      // Checked here, in the queue: of two requests with one link, the second sees the first's resolution.
+      checkLinkUnused(entries, link.id);
+      if (Date.now() >= link.expiresAt) throw new HttpError(410, 'link.expired', 'this approval link expired while the request waited');
+    }
+    decidable(runId, key, approvalState(entries, key));
     let won = false;
     const record = await this.advance(runId, async (engine) => {
       const answer: ApprovalDecision = reason === undefined ? { decision } : { decision, reason };
-      // 'operator': a person answered through this API (the journal tells them from a timeout).
-      won = await engine.resolveExternal(runId, key, answer, { by: 'operator' });
+      // 'operator': a person answered through this API (the journal tells them from a timeout);
+      // the decider says which credential they held, never the credential itself.
+      won = await engine.resolveExternal(runId, key, answer, { by: 'operator', decider });
       // Resumed either way: when the deadline won, its timeout is journaled now and must apply.
       return engine.resume(runId, taskWorkflow).result;
     });
@@ -103,10 +109,22 @@ export class RunObject {
     return record;
   }
 
+  /** Signs a link for an approval still open; it expires at the approval's deadline at the latest. */
+  private async issueLink(request: LinkMessage): Promise<IssuedLink> {
+    const config = this.config();
+    if (config.linkSecret === undefined) throw linksOff();
+    const { runId } = await this.record();
+    const state = approvalState(await this.journal.load(runId), request.key);
+    const claims = claimsForLink(runId, state, request, Date.now(), newLinkId(), config.approvalDeadlineMs);
+    const { key, decision, expiresAt, id } = claims;
+    const path = `/links/${await signLink(claims, config.linkSecret)}`;
+    return { path, linkId: id, runId, key, ...(decision === undefined ? {} : { decision }), expiresAt: new Date(expiresAt).toISOString() };
+  }
+
   /** Runs `work` on a fresh engine, records how the run settled and arms the alarm. */
   private async advance(runId: string, work: (engine: Engine) => Promise<RunOutcome>): Promise<RunRecord> {
-    // A bad MODEL or APPROVAL_DEADLINE_MS throws here, before anything is written.
-    const { engine, close } = openEngine(this.env, this.journal, this.state.storage);
+    // A bad value in the environment throws here, before anything is written.
+    const { engine, close } = openEngine(this.config(), this.journal, this.state.storage);
     try {
       const before = await this.storedRecord();
       // Until the work settles, GET says 'running' (and keeps saying it if the object dies first).
@@ -129,6 +147,10 @@ export class RunObject {
     } finally {
       await close();
     }
+  }
+
+  private config(): WorkerConfig {
+    return readConfig(this.env);
   }
 
   private async restore(record: RunRecord | undefined): Promise<void> {
@@ -155,8 +177,4 @@ export class RunObject {
   private async storedRecord(): Promise<RunRecord | undefined> {
     return (await this.state.storage.get(RECORD_KEY)) as RunRecord | undefined;
   }
-}
-
-function closed(key: string, why: string): HttpError {
-  return new HttpError(409, 'approval.closed', `approval ${JSON.stringify(key)} is closed: ${why}`);
 }

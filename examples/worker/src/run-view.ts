@@ -62,14 +62,6 @@ export function viewOf(record: RunRecord, entries: readonly JournalEntry[]): Run
   };
 }
 
-/** Whether an approval was ever asked under `key`, the resolution that closed it, if any, and whether the run ended. */
-export function approvalState(entries: readonly JournalEntry[], key: string): { asked: boolean; resolution?: Resolution; ended: boolean } {
-  const asked = entries.some((e) => isApproval(e) && e.key === key);
-  const resolution = entries.filter(isResolution).find((r) => r.key === key);
-  const ended = entries.some((e) => e.type === 'run:end');
-  return { asked, ended, ...(resolution === undefined ? {} : { resolution }) };
-}
-
 function isApproval(entry: JournalEntry): entry is Approval {
   return entry.type === 'approval';
 }

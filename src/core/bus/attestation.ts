@@ -14,11 +14,10 @@
  * runtime, and a second, synchronous SHA-256 implementation is not worth carrying.
  */
 import { ConfigError } from '../errors.js';
-import { canonicalJson } from '../tools/canonical-json.js';
 import { quoteName } from '../tools/names.js';
 import {
-  authorityTuple,
-  contractTuple,
+  authorityTextOf,
+  contractTextOf,
   sha256Hex,
   sortByName,
   type ToolAuthority,
@@ -80,11 +79,13 @@ export class ToolsetAttestationError extends ConfigError {
 }
 
 async function attestTools(tools: ReadonlyArray<ToolContract & ToolAuthority>): Promise<AttestedTool[]> {
+  // Each tool's texts as its toolset hashes them: a sealed ToolDef's from the memo.
+  const texts = tools.map((tool) => ({ ...contractTextOf(tool), authority: authorityTextOf(tool).text }));
   return Promise.all(
-    sortByName(tools).map(async (tool) => ({
-      name: tool.name,
-      contractHash: await sha256Hex(canonicalJson(contractTuple(tool))),
-      authorityHash: await sha256Hex(canonicalJson(authorityTuple(tool))),
+    sortByName(texts).map(async ({ name, text, authority }) => ({
+      name,
+      contractHash: await sha256Hex(text),
+      authorityHash: await sha256Hex(authority),
     })),
   );
 }

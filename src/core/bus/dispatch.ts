@@ -6,15 +6,17 @@
  * result and the audit, or `ask` when the chain wants a human.
  */
 import { signalThatNeverAborts } from '../async.js';
-import { CALLER_SIGNAL } from '../mcp/call.js';
+import { CALLER_SIGNAL } from '../mcp/caller-signal.js';
 import { judgePermission } from '../permissions/chain.js';
 import type { PermissionAudit, PermissionConfig, ToolCallInfo } from '../permissions/types.js';
 import { admitTool } from '../schema/admitted-tools.js';
 import { describeIssues } from '../schema/validate.js';
 import { quoteName } from '../tools/names.js';
+import { ProgressGate } from './progress-gate.js';
 import type { ResolvedToolset } from './resolve.js';
+import { capResult, resultCapOf } from './result-cap.js';
 import { toToolResult } from '../tools/tool-error.js';
-import type { ToolContext, ToolDef, ToolErrorReason, ToolResult } from '../tools/types.js';
+import type { ReportProgress, ToolContext, ToolDef, ToolErrorReason, ToolProgress, ToolResult } from '../tools/types.js';
 
 export interface ToolCall {
   readonly id: string;
@@ -27,10 +29,21 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** Handed to the tool as `ToolContext.idempotencyKey`. */
   readonly idempotencyKey?: string;
+  /**
+   * A result whose output is larger than this as JSON (bytes) becomes an error result with
+   * reason `invalid_output` (result-cap.ts). Default MAX_RESULT_BYTES, 16 MiB.
+   */
+  readonly maxResultBytes?: number;
+  /**
+   * Told of the tool's progress while it runs (an MCP server's `notifications/progress`, a
+   * native tool's `ctx.progress`): checked and coalesced to one report per
+   * PROGRESS_INTERVAL_MS (bus/progress-gate.ts), never after the call settles.
+   */
+  readonly onProgress?: (progress: ToolProgress) => void;
 }
 
 /** What `runApprovedCall` passes on to the tool. */
-export type ApprovedCallOptions = Pick<DispatchOptions, 'signal' | 'idempotencyKey'>;
+export type ApprovedCallOptions = Pick<DispatchOptions, 'signal' | 'idempotencyKey' | 'maxResultBytes' | 'onProgress'>;
 
 export type DispatchOutcome =
   | { readonly status: 'done'; readonly result: ToolResult; readonly audit: PermissionAudit; readonly input: unknown }
@@ -40,6 +53,7 @@ export type DispatchOutcome =
 const NO_OPTIONS: DispatchOptions = Object.freeze({});
 
 export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, options: DispatchOptions = NO_OPTIONS): Promise<DispatchOutcome> {
+  const cap = resultCapOf(options.maxResultBytes);
   if (typeof call?.name !== 'string' || typeof call.id !== 'string') {
     // What a model produced is not trusted to be well-formed, down to the call itself.
     const safe = { id: typeof call?.id === 'string' ? call.id : '', name: typeof call?.name === 'string' ? call.name : '', input: call?.input };
@@ -71,7 +85,7 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
       return { status: 'done', result: errorResult(call, tool.name, 'invalid_input', message), audit, input };
     }
   }
-  const result = await execute(tool, call, input, options);
+  const result = capResult(await execute(tool, call, input, options), cap);
   return { status: 'done', result: checkOutput(tool, result, validators.output), audit, input };
 }
 
@@ -81,9 +95,10 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
  * For the engine, which resumes asks; a host holding an `ask` outcome may use it the same way.
  */
 export async function runApprovedCall(toolset: ResolvedToolset, call: ToolCall, input: unknown, options: ApprovedCallOptions = {}): Promise<ToolResult> {
+  const cap = resultCapOf(options.maxResultBytes);
   const tool = toolset.get(call.name);
   if (tool === undefined) return errorResult(call, call.name, 'invalid_input', `there is no tool named ${quoteName(call.name)}`);
-  const result = await execute(tool, call, input, options);
+  const result = capResult(await execute(tool, call, input, options), cap);
   return checkOutput(tool, result, admitTool(tool, 'dispatchTool').output);
 }
 
@@ -97,14 +112,19 @@ function callInfo(call: ToolCall, tool: ToolDef, signal: AbortSignal | undefined
 
 /** Never rejects: a throw or a rejection is the result. Not async, as it runs on every call. */
 function execute(tool: ToolDef, call: ToolCall, input: unknown, options: ApprovedCallOptions): Promise<ToolResult> {
-  const failed = (thrown: unknown) => toToolResult(call.id, tool.name, { thrown });
+  const gate = options.onProgress === undefined ? undefined : new ProgressGate(options.onProgress);
+  const failed = (thrown: unknown) => {
+    gate?.close();
+    return toToolResult(call.id, tool.name, { thrown });
+  };
   let running: Promise<unknown>;
   try {
-    running = Promise.resolve(tool.execute(input, new CallContext(call.id, tool.name, options.signal, options.idempotencyKey)));
+    running = Promise.resolve(tool.execute(input, new CallContext(call.id, tool.name, options.signal, options.idempotencyKey, gate?.report)));
   } catch (thrown) {
     return Promise.resolve(failed(thrown));
   }
   return running.then((value) => {
+    gate?.close();
     try {
       return toToolResult(call.id, tool.name, { value });
     } catch (thrown) {
@@ -123,6 +143,7 @@ function execute(tool: ToolDef, call: ToolCall, input: unknown, options: Approve
  */
 class CallContext implements ToolContext {
   declare readonly idempotencyKey?: string;
+  declare readonly progress?: ReportProgress;
   readonly [CALLER_SIGNAL]: AbortSignal | undefined;
   private ownSignal: AbortSignal | undefined;
 
@@ -131,10 +152,12 @@ class CallContext implements ToolContext {
     readonly toolName: string,
     callerSignal: AbortSignal | undefined,
     idempotencyKey: string | undefined,
+    progress: ReportProgress | undefined,
   ) {
     this[CALLER_SIGNAL] = callerSignal;
     // Absent rather than undefined, as a tool inspecting its context saw it before.
     if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey;
+    if (progress !== undefined) this.progress = progress;
   }
 
   get signal(): AbortSignal {

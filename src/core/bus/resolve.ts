@@ -4,11 +4,16 @@
  * source is contacted), sources are expanded concurrently, every tool is admitted and
  * checked (final name, duplicates across the whole toolset), and the result is frozen with
  * its identity hashes. A later list_changed on a source never reaches a resolved toolset.
+ *
+ * The toolset holds sealed ToolDefs only (contract-memo.ts): `tool()`'s as they are, any
+ * other as the frozen copy made of it the first time it was resolved. So resolving tools
+ * resolved before (a spawn over a cached list) admits nothing and writes no canonical JSON:
+ * it looks each tool's entry up and digests the texts it already has.
  */
 import { ConfigError, RulvarError, SourceError, describeCause } from '../errors.js';
-import { admitToolFresh } from '../schema/admitted-tools.js';
-import { assertToolName, quoteName } from '../tools/names.js';
-import { authorityHash, toolsetHashWithForms, type SchemaForms } from './toolset-hash.js';
+import { quoteName } from '../tools/names.js';
+import { sealTool, type SealedTool } from './contract-memo.js';
+import { sealedToolsetHashes } from './toolset-hash.js';
 import type { ToolDef, ToolSource, ToolSourceSession } from '../tools/types.js';
 
 export type ToolsOption = ReadonlyArray<ToolDef | ToolSource | string>;
@@ -37,33 +42,31 @@ export async function resolveToolset(tools: ToolsOption, options: ResolveOptions
         : { origin: 'a native tool', tools: [entry] },
     ),
   );
-  const byName = new Map<string, { tool: ToolDef; origin: string }>();
-  // Admission's canonical-order copies of each tool's schemas, made just now: the hash below
-  // runs in the same synchronous stretch, so each copy holds what its schema holds.
-  const forms: (SchemaForms | undefined)[] = [];
+  const byName = new Map<string, { entry: SealedTool; origin: string }>();
   for (const { origin, tools: list } of expanded) {
     for (const tool of list) {
       if (!isToolDef(tool)) throw new ConfigError('config.invalid_value', `${origin} produced something that is not a ToolDef`);
-      assertToolName(tool.name, origin);
-      const earlier = byName.get(tool.name);
+      const entry = sealTool(tool, origin);
+      const { name } = entry.tool;
+      const earlier = byName.get(name);
       if (earlier !== undefined) {
         throw new ConfigError(
           'toolset.duplicate_name',
-          `tool ${quoteName(tool.name)} comes from both ${earlier.origin} and ${origin}; ` +
+          `tool ${quoteName(name)} comes from both ${earlier.origin} and ${origin}; ` +
             'give one of the sources a prefix, or deny the tool on one side',
         );
       }
-      forms.push(admitToolFresh(tool, origin).forms);
-      byName.set(tool.name, { tool, origin });
+      byName.set(name, { entry, origin });
     }
   }
-  const list = Object.freeze([...byName.values()].map(({ tool }) => tool));
-  const [contract, authority] = await Promise.all([toolsetHashWithForms(list, forms), authorityHash(list)]);
+  const sealed = [...byName.values()].map(({ entry }) => entry);
+  const list = Object.freeze(sealed.map(({ tool }) => tool));
+  const hashes = await sealedToolsetHashes(sealed);
   return Object.freeze({
     tools: list,
-    toolsetHash: contract,
-    authorityHash: authority,
-    get: (name: string) => byName.get(name)?.tool,
+    toolsetHash: hashes.toolsetHash,
+    authorityHash: hashes.authorityHash,
+    get: (name: string) => byName.get(name)?.entry.tool,
   });
 }
 

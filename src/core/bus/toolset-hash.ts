@@ -11,34 +11,17 @@
  *   invisible in `toolsetHash`; here it shows.
  *
  * Each is the lowercase hex SHA-256 (WebCrypto, the same in every runtime) of the RFC 8785
- * canonical JSON of the tuples sorted by name. Absent fields are omitted, never `null`, so
- * an MCP tool (which has no `version`) hashes the same as a native tool without one.
+ * canonical JSON of the tuples sorted by name, put together from each tool's own text
+ * (contract-text.ts): a sealed ToolDef's texts come from the contract memo, any other
+ * tool's are written now.
  */
 import { ConfigError } from '../errors.js';
-import { canonicalForm, canonicalJson, compareCodeUnits, NO_FORM, stringifyIsCanonical } from '../tools/canonical-json.js';
+import { compareCodeUnits } from '../tools/canonical-json.js';
 import { quoteName } from '../tools/names.js';
-import type { ToolDef } from '../tools/types.js';
+import { sealedEntry, type SealedTool } from './contract-memo.js';
+import { authorityTuple, authorityTupleText, contractTuple, contractTupleText, type ToolAuthority, type ToolContract } from './contract-text.js';
 
-/** What `toolsetHash` reads from a tool; any ToolDef qualifies. */
-export type ToolContract = Pick<ToolDef, 'name' | 'description' | 'parameters' | 'outputSchema' | 'version'>;
-
-/** What `authorityHash` reads from a tool; any ToolDef qualifies. */
-export type ToolAuthority = Pick<ToolDef, 'name' | 'needsApproval' | 'risk'>;
-
-/**
- * The contract tuple of one tool. An absent field stays `undefined` here, and canonical JSON
- * omits such a member, which is what makes it absent from the hashed bytes (never `null`).
- */
-export function contractTuple(tool: ToolContract): Record<string, unknown> {
-  const { name, description, parameters, outputSchema, version } = tool;
-  return { name, description, parameters, outputSchema, version };
-}
-
-/** The authority tuple of one tool; an absent `risk` is omitted as in contractTuple. */
-export function authorityTuple(tool: ToolAuthority): Record<string, unknown> {
-  const { name, needsApproval, risk } = tool;
-  return { name, needsApproval, risk };
-}
+export { authorityTuple, contractTuple, type ToolAuthority, type ToolContract } from './contract-text.js';
 
 /**
  * Sorted by name with a code-unit comparison. Two tools with one name have no defined
@@ -117,50 +100,78 @@ export async function sha256Hex(text: string): Promise<string> {
   return digest;
 }
 
-export async function toolsetHash(tools: readonly ToolContract[]): Promise<string> {
-  return toolsetHashWithForms(tools, []);
+/** One tool's name and text, as one hash puts them together. */
+export interface NamedText {
+  readonly name: string;
+  readonly text: string;
 }
 
-/** Canonical-order copies of a tool's schemas, made by admission just now (admitted-tools.ts). */
-export interface SchemaForms {
-  readonly parameters: object | undefined;
-  readonly outputSchema: object | undefined;
+/** `[` + the texts in name order, joined by `,` + `]`: the canonical JSON of the array of tuples. */
+function joinedInNameOrder(items: NamedText[]): string {
+  // One join, not a string grown piece by piece: a rope of 10,000 pieces costs more to
+  // flatten when it is encoded than the join does to copy.
+  return `[${sortByName(items)
+    .map(({ text }) => text)
+    .join(',')}]`;
 }
 
 /**
- * toolsetHash, with `forms[i]` (when given) holding admission's canonical-order copies of
- * `tools[i]`'s schemas, made in the same synchronous stretch (resolve.ts): they are written
- * as they are instead of being copied again. Everything else is copied here, as canonicalJson
- * would; whatever has no fast form takes canonicalJson's iterative walk as a whole.
+ * A tool's contract text: a sealed ToolDef's from the memo, any other's written now from one
+ * read of its tuple, whose name is the one returned (a getter is not asked twice).
  */
-export async function toolsetHashWithForms(tools: readonly ToolContract[], forms: readonly (SchemaForms | undefined)[]): Promise<string> {
-  const order = sortByName(tools.map((tool, index) => ({ name: tool.name, index })));
-  const whole = () => sha256Hex(canonicalJson(order.map(({ index }) => contractTuple(tools[index] as ToolContract))));
-  if (!stringifyIsCanonical()) return whole();
-  const tuples: unknown[] = [];
-  for (const { index } of order) {
-    const tuple = contractForm(tools[index] as ToolContract, forms[index]);
-    if (tuple === NO_FORM) return whole();
-    tuples.push(tuple);
-  }
-  return sha256Hex(JSON.stringify(tuples));
+export function contractTextOf(tool: ToolContract): NamedText {
+  const known = sealedEntry(tool);
+  if (known !== undefined) return { name: known.tool.name, text: known.contract };
+  const tuple = contractTuple(tool);
+  return { name: tuple['name'] as string, text: contractTupleText(tuple) };
 }
 
-/** One contract tuple as a canonical form: members in code-unit order, absent ones left out. */
-function contractForm(tool: ToolContract, forms: SchemaForms | undefined): unknown {
-  const { name, description, parameters, outputSchema, version } = tool;
-  if (typeof name !== 'string' || typeof description !== 'string' || (version !== undefined && typeof version !== 'string')) return NO_FORM;
-  const input = forms?.parameters ?? canonicalForm(parameters);
-  const output = outputSchema === undefined ? undefined : (forms?.outputSchema ?? canonicalForm(outputSchema));
-  if (input === NO_FORM || output === NO_FORM || input === undefined) return NO_FORM;
-  // Written in this order: description < name < outputSchema < parameters < version.
-  const form: Record<string, unknown> = { description, name };
-  if (output !== undefined) form['outputSchema'] = output;
-  form['parameters'] = input;
-  if (version !== undefined) form['version'] = version;
-  return form;
+/** As contractTextOf, for the authority tuple. */
+export function authorityTextOf(tool: ToolAuthority): NamedText {
+  const known = sealedEntry(tool);
+  if (known !== undefined) return { name: known.tool.name, text: known.authority };
+  const tuple = authorityTuple(tool);
+  return { name: tuple['name'] as string, text: authorityTupleText(tuple) };
+}
+
+export async function toolsetHash(tools: readonly ToolContract[]): Promise<string> {
+  return sha256Hex(joinedInNameOrder(tools.map(contractTextOf)));
 }
 
 export async function authorityHash(tools: readonly ToolAuthority[]): Promise<string> {
-  return sha256Hex(canonicalJson(sortByName(tools).map(authorityTuple)));
+  return sha256Hex(joinedInNameOrder(tools.map(authorityTextOf)));
+}
+
+/**
+ * Both hashes of recent toolsets, by the serials of their records in resolve order. Records
+ * never change and a serial is never reused, so the same serials in the same order are the
+ * same texts, hence the same hashes: a spawn resolving the tools the last one did (the usual
+ * case) digests nothing. Only serials are kept, never a record, so a toolset let go is not
+ * held here; at most RECENT_TOOLSETS of them, the oldest dropped first.
+ */
+const recentToolsets = new Map<number, { readonly serials: readonly number[]; readonly toolsetHash: string; readonly authorityHash: string }>();
+const RECENT_TOOLSETS = 16;
+
+/** FNV-1a over the serials (each taken mod 2^32); a match is confirmed serial by serial. */
+function serialsKey(entries: readonly SealedTool[]): number {
+  let key = 0x811c9dc5;
+  for (const { serial } of entries) key = Math.imul(key ^ serial, 0x01000193);
+  return key;
+}
+
+/** Both hashes of sealed tools (resolve.ts): a recent toolset's, else from their memo texts, sorted once for both. */
+export async function sealedToolsetHashes(entries: readonly SealedTool[]): Promise<{ readonly toolsetHash: string; readonly authorityHash: string }> {
+  const key = serialsKey(entries);
+  const known = recentToolsets.get(key);
+  if (known !== undefined && known.serials.length === entries.length && entries.every((entry, i) => entry.serial === known.serials[i])) {
+    return { toolsetHash: known.toolsetHash, authorityHash: known.authorityHash };
+  }
+  const sorted = sortByName(entries.map((entry) => ({ name: entry.tool.name, entry })));
+  const [toolsetHash, authorityHash] = await Promise.all([
+    sha256Hex(`[${sorted.map(({ entry }) => entry.contract).join(',')}]`),
+    sha256Hex(`[${sorted.map(({ entry }) => entry.authority).join(',')}]`),
+  ]);
+  if (recentToolsets.size >= RECENT_TOOLSETS) recentToolsets.delete(recentToolsets.keys().next().value as number);
+  recentToolsets.set(key, { serials: entries.map(({ serial }) => serial), toolsetHash, authorityHash });
+  return { toolsetHash, authorityHash };
 }

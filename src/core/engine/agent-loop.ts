@@ -6,12 +6,13 @@
  */
 import { RulvarError } from '../errors.js';
 import type { LiveRun } from './live-run.js';
-import type { Message, ModelRequest } from './model.js';
-import { callModel } from './model-call.js';
+import type { Message, ModelRequest } from '../model/types.js';
+import { CallSignals, callModel, type DeltaListener } from './model-call.js';
 import { endedAgentResult } from './ended-agent.js';
 import { entry, turnEntry } from './entries.js';
 import type { Spawn } from './spawn.js';
 import { journaledResults, runTurnCalls } from './turn-calls.js';
+import { traceTurn } from './tracing.js';
 import type { AgentResult, RetryPolicy } from './types.js';
 
 export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | undefined): Promise<AgentResult> {
@@ -25,6 +26,18 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
   const ended = log.agentEnds.get(key);
   const whole = ended === undefined ? undefined : endedAgentResult(ended, log.agent(key), spawn.prompt, toolset.toolsetHash);
   if (whole !== undefined) return whole;
+  const signals = new CallSignals(run.controller.signal);
+  try {
+    return await turns(run, spawn, retry, signals);
+  } finally {
+    signals.close();
+  }
+}
+
+/** The agent's turns, from its first one not journaled (or replayed) to its end. */
+async function turns(run: LiveRun, spawn: Spawn, retry: RetryPolicy | undefined, signals: CallSignals): Promise<AgentResult> {
+  const { key, toolset } = spawn;
+  const log = run.log;
   // Messages are frozen like the journaled values they hold: a request's messages and the
   // history an agent returns are read-only, live and replayed alike.
   const history: Message[] = [Object.freeze({ role: 'user', text: spawn.prompt })];
@@ -34,9 +47,16 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
     let response = journaled.turns[turn]?.response;
     if (response === undefined) {
       const request: ModelRequest = spawn.system === undefined ? { model: spawn.model, messages: history.slice(), tools } : { model: spawn.model, system: spawn.system, messages: history.slice(), tools };
-      response = await callModel(spawn.adapter, request, run.controller.signal, retry);
+      const leased = run.beforeEffect();
+      if (leased !== undefined) await leased;
+      const onDelta = spawn.adapter.stream === undefined ? undefined : deltaEmitter(run, key, turn);
+      response = await traceTurn(spawn, turn, request, () => callModel(spawn.adapter, request, signals, retry ?? {}, spawn.modelCallMs, onDelta));
       // Journaled before any of its tool calls is dispatched: a crash from here on never pays for this turn again.
-      const writing = log.write(turnEntry(key, turn, response));
+      // A last turn (no tool calls) goes with the agent's end, in one append: one sync less
+      // per agent, and nothing can happen between the two that the end would have to follow.
+      const last = response.toolCalls.length === 0 && !log.agentEnds.has(key);
+      const ended = last ? [entry({ type: 'agent:end', agent: key, text: response.text, turns: turn + 1 })] : [];
+      const writing = log.write(turnEntry(key, turn, response), ...ended);
       if (writing !== undefined) await writing;
       if (run.events.wants('turn:end')) {
         run.events.emit('turn:end', { runId: run.runId, agentKey: key, turn, ...(response.usage === undefined ? {} : { usage: response.usage }) });
@@ -56,4 +76,11 @@ export async function runAgent(run: LiveRun, spawn: Spawn, retry: RetryPolicy | 
     Object.freeze(results);
     history.push(Object.freeze({ role: 'tool', results }));
   }
+}
+
+/** A live turn's deltas as `turn:delta` events, built only while someone listens. */
+function deltaEmitter(run: LiveRun, agentKey: string, turn: number): DeltaListener {
+  return (delta, attempt) => {
+    if (run.events.wants('turn:delta')) run.events.emit('turn:delta', { runId: run.runId, agentKey, turn, attempt, delta });
+  };
 }

@@ -5,7 +5,8 @@
  */
 import { RulvarError, cutText } from '../errors.js';
 import { closePassedDeadlines, hasPassed, timeoutEntry } from './deadlines.js';
-import type { JournalEntry, JournalStore, ResolvedBy } from './journal.js';
+import type { JournalEntry, ResolvedBy } from '../journal/entries.js';
+import type { JournalStore } from '../journal/store.js';
 import { entry } from './entries.js';
 import { RunLog } from './run-log.js';
 import type { ApprovalDecision, PendingApproval, ResolveOptions } from './types.js';
@@ -15,10 +16,13 @@ export interface Resolution {
   readonly decision: 'allow' | 'deny';
   readonly by: ResolvedBy;
   readonly reason?: string;
+  readonly decider?: string;
 }
 
 /** Longest host-written reason kept; a model reads it, so it informs rather than floods. */
 const MAX_REASON_CHARS = 2_000;
+/** A decider is an id (a token's digest, a link's id), not prose. */
+const MAX_DECIDER_CHARS = 200;
 
 export function normalizeDecision(decision: ApprovalDecision | unknown, options: ResolveOptions | undefined): Resolution {
   const allow = decision === 'allow' || (isRecord(decision) && decision.decision === 'allow');
@@ -28,6 +32,7 @@ export function normalizeDecision(decision: ApprovalDecision | unknown, options:
     decision: allow ? 'allow' : 'deny',
     by: options?.by === 'operator' ? 'operator' : 'external',
     ...(reason === undefined ? {} : { reason: cutText(reason, MAX_REASON_CHARS) }),
+    ...(typeof options?.decider === 'string' ? { decider: cutText(options.decider, MAX_DECIDER_CHARS) } : {}),
   };
 }
 
@@ -49,7 +54,7 @@ export function openApprovals(log: RunLog): PendingApproval[] {
 
 export async function loadExisting(store: JournalStore, runId: string): Promise<RunLog> {
   const log = await RunLog.load(store, runId);
-  if (log.size === 0) throw unknownRun(runId);
+  if (log.isEmpty) throw unknownRun(runId);
   return log;
 }
 

@@ -6,7 +6,7 @@
  * and otherwise whoever looks next (`resume`, `pending`, a resolution arriving late, or a
  * Durable Object's alarm calling one of those at `nextDeadline`).
  */
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from '../journal/entries.js';
 import { entry } from './entries.js';
 import type { RunLog } from './run-log.js';
 

@@ -6,8 +6,8 @@
  * same form as a live agent's. A journal that ends an agent without holding each of its turns
  * and results is not taken this way: the agent is replayed, and what is missing is paid for.
  */
-import type { JournalEntry } from './journal.js';
-import type { Message, ToolCallPart } from './model.js';
+import type { JournalEntry } from '../journal/entries.js';
+import type { Message, ToolCallPart } from '../model/types.js';
 import type { AgentEntries } from './run-log.js';
 import type { AgentResult } from './types.js';
 

@@ -4,8 +4,8 @@
  */
 import type { PermissionAudit } from '../permissions/types.js';
 import type { ToolResult } from '../tools/types.js';
-import { JOURNAL_FORMAT, type JournalEntry } from './journal.js';
-import type { ModelResponse } from './model.js';
+import { JOURNAL_FORMAT, type JournalEntry } from '../journal/entries.js';
+import type { ModelResponse } from '../model/types.js';
 
 type Of<T extends JournalEntry['type']> = Extract<JournalEntry, { type: T }>;
 

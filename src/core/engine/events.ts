@@ -4,13 +4,23 @@
  */
 import type { PermissionAudit } from '../permissions/types.js';
 import type { ToolResult } from '../tools/types.js';
-import type { ResolvedBy } from './journal.js';
+import type { ResolvedBy } from '../journal/entries.js';
+import type { ModelDelta } from '../model/types.js';
 import type { PendingApproval, RunOutcome } from './types.js';
 
 export interface EngineEvents {
   'agent:start': { runId: string; agentKey: string; agentType?: string; model: string; toolsetHash: string };
+  /**
+   * A piece of a live turn's answer as the adapter streams it, scrubbed of its secrets. An
+   * attempt's text deltas concatenate to the journaled text and its tool-call deltas to the
+   * journaled calls; a cut attempt is retried from scratch with the next `attempt` number, so a
+   * UI drops what an earlier attempt showed. A replayed turn sends none.
+   */
+  'turn:delta': { runId: string; agentKey: string; turn: number; attempt: number; delta: ModelDelta };
   'turn:end': { runId: string; agentKey: string; turn: number; usage?: { inputTokens: number; outputTokens: number } };
   'tool:start': { runId: string; agentKey: string; callId: string; toolName: string; input: unknown };
+  /** A running call's progress, checked and coalesced (docs/mcp.md, "Progress"). */
+  'tool:progress': { runId: string; agentKey: string; callId: string; toolName: string; progress: number; total?: number; message?: string };
   /** `resolution` is present when the call waited for an approval: how that closed. */
   'tool:end': {
     runId: string;

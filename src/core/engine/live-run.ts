@@ -6,11 +6,14 @@
  * gets to start its next operation first). While it executes, a parked approval's deadline is
  * a timer of the run: it closes the approval by `timeout` and the agent continues in place.
  */
+import { settledWithin } from '../async.js';
 import { RulvarError } from '../errors.js';
 import { Emitter } from './events.js';
 import { entry } from './entries.js';
 import type { RunLog } from './run-log.js';
-import type { JournalEntry } from './journal.js';
+import type { RunLease } from './run-lease.js';
+import type { RunTrace } from './tracing.js';
+import type { JournalEntry } from '../journal/entries.js';
 import { pendingOf, normalizeDecision, type Resolution } from './approvals.js';
 import { atDeadline, deadlineOf, hasPassed, timeoutEntry } from './deadlines.js';
 import type { ApprovalDecision, PendingApproval, ResolveOptions, RunOutcome } from './types.js';
@@ -19,6 +22,9 @@ type Approval = Extract<JournalEntry, { type: 'approval' }>;
 type Resolved = Extract<JournalEntry, { type: 'resolution' }>;
 
 const noop = (): void => undefined;
+
+/** Longest a settled run's result waits for its lease to be released; past it the lease expires on its own. */
+const RELEASE_WAIT_MS = 2_000;
 
 /**
  * Why a settled run's signal aborts. Its stack would always point here, and capturing it was
@@ -50,6 +56,10 @@ export class LiveRun {
   readonly ordinals = new Map<string, number>();
   readonly stepNames = new Set<string>();
   log!: RunLog;
+  /** This engine's lease on the run while it works it; none for a completed run's resume. */
+  lease: RunLease | undefined;
+  /** The run's spans, when the engine has a tracer. */
+  trace: RunTrace | undefined;
 
   constructor(
     readonly runId: string,
@@ -66,9 +76,23 @@ export class LiveRun {
     if (this.settled) return;
     this.settled = true;
     for (const { cancelTimer } of this.parked.values()) cancelTimer();
+    const releasing = this.lease?.release();
     this.controller.abort(settledReason(this.runId, outcome.status));
     this.events.emit('run:end', { runId: this.runId, outcome });
-    this.finish(outcome);
+    this.trace?.settle(outcome);
+    // The result waits for the release (bounded), so a process that exits on it leaves the
+    // run free for the next engine rather than held for a whole lease.
+    if (releasing === undefined) this.finish(outcome);
+    else void settledWithin(releasing, RELEASE_WAIT_MS).then(() => this.finish(outcome));
+  }
+
+  /**
+   * Before an effect (a model request, a tool's execute, a step's body): undefined while the
+   * lease is fresh, else the renewal to wait for. A settled run starts no effect.
+   */
+  beforeEffect(): Promise<void> | undefined {
+    if (this.settled) return Promise.reject(this.controller.signal.reason);
+    return this.lease?.check();
   }
 
   /** Brackets an operation the engine counts (an agent not parked, a step). */

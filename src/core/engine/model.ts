@@ -1,48 +1,10 @@
 /**
- * The provider-neutral model contract (spec/runtime.md, "Models"). An adapter turns one
- * request into one response; the engine owns history, tools and retries around it.
+ * The engine's side of the model contract (model/types.ts): routing `'adapterId:model'` to an
+ * adapter, checking what it answered, and telling retryable failures from the rest.
  */
 import { ConfigError, RulvarError, describeCause, withSafeCause } from '../errors.js';
-import type { JsonSchema, ToolResult } from '../tools/types.js';
-import { ownJson } from './json-safe.js';
-
-export interface ToolCallPart {
-  id: string;
-  name: string;
-  input: unknown;
-}
-
-export type Message =
-  | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; toolCalls: ToolCallPart[] }
-  | { role: 'tool'; results: ToolResult[] };
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: JsonSchema;
-}
-
-export interface ModelRequest {
-  model: string;
-  system?: string;
-  messages: Message[];
-  tools: ToolSpec[];
-}
-
-export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'refused';
-
-export interface ModelResponse {
-  text: string;
-  toolCalls: ToolCallPart[];
-  stopReason: StopReason;
-  usage?: { inputTokens: number; outputTokens: number };
-}
-
-export interface ModelAdapter {
-  readonly id: string;
-  generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse>;
-}
+import { ownJson } from '../journal/json-safe.js';
+import type { ModelAdapter, ModelResponse, StopReason, ToolCallPart } from '../model/types.js';
 
 /** `'adapterId:model'` split at the first colon, the adapter looked up; refused before any call. */
 export function routeModel(ref: string, adapters: ReadonlyMap<string, ModelAdapter>): { adapter: ModelAdapter; model: string } {
@@ -62,7 +24,7 @@ export function routeModel(ref: string, adapters: ReadonlyMap<string, ModelAdapt
 /**
  * What an adapter answered, checked: a response is data from outside (a provider, a proxy, a
  * user's script), so a malformed one fails the agent typed instead of corrupting its history.
- * What comes back is the engine's own frozen JSON (json-safe.ts), built in the same walk: the
+ * What comes back is the engine's own frozen JSON (journal/json-safe.ts), built in the same walk: the
  * journal and the history keep it as it is, and nothing the adapter does later reaches it.
  */
 export function checkResponse(value: unknown): ModelResponse {
@@ -78,7 +40,16 @@ export function checkResponse(value: unknown): ModelResponse {
     }
     // An undefined input is left out, as JSON (and so every durable journal) leaves it out.
     const { id, name, input } = part;
-    return Object.freeze(input === undefined ? ({ id, name } as ToolCallPart) : { id, name, input: ownJson(input) });
+    if (input === undefined) return Object.freeze({ id, name } as ToolCallPart);
+    if (nestsDeeperThan(input, MAX_INPUT_DEPTH)) throw fail(`tool call ${i} whose input nests deeper than ${MAX_INPUT_DEPTH} levels`);
+    let own: unknown;
+    try {
+      own = ownJson(input);
+    } catch (error) {
+      // A cycle, a BigInt, or nesting deeper than the stack (the JSON round trip's RangeError).
+      throw fail(`tool call ${i} whose input JSON cannot hold (${describeCause(error)})`);
+    }
+    return Object.freeze({ id, name, input: own } as ToolCallPart);
   });
   const stopReason = STOP_REASONS.has(response.stopReason as StopReason) ? (response.stopReason as StopReason) : toolCalls.length > 0 ? 'tool_calls' : 'end';
   const usage = response.usage;
@@ -95,14 +66,59 @@ export function checkResponse(value: unknown): ModelResponse {
 
 const STOP_REASONS = new Set<StopReason>(['end', 'tool_calls', 'max_tokens', 'refused']);
 
-/** True when an adapter marked the error as worth another try (rate limits, overload). */
-export function isRetryable(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
+/**
+ * How deep a tool call's input may nest. Without a bound of its own the limit was each
+ * runtime's stack: Node's JSON round trip gave up near 5,000 levels, Chromium's took 100,000.
+ * No real tool's arguments come near it.
+ */
+export const MAX_INPUT_DEPTH = 512;
+
+/** Walked with a stack of its own, so any depth is measured without recursion. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [member, depth] = next;
+    if (typeof member !== 'object' || member === null) continue;
+    if (depth >= max) return true;
+    if (Array.isArray(member)) for (const item of member as unknown[]) pending.push([item, depth + 1]);
+    else for (const key in member) pending.push([(member as Record<string, unknown>)[key], depth + 1]);
+  }
+  return false;
 }
 
-export function modelFailed(adapterId: string, model: string, cause: unknown): RulvarError {
+/** True when an adapter marked the error as worth another try (rate limits, overload). */
+export function isRetryable(error: unknown): boolean {
+  try {
+    return typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
+  } catch {
+    // A getter or proxy trap that throws marks nothing: such a failure is not tried again.
+    return false;
+  }
+}
+
+export function modelFailed(adapterId: string, model: string, cause: unknown, clean: (text: string) => string = (text) => text): RulvarError {
   // Only the cause's name, code and message are kept (a provider error object may hold the
-  // request, headers included); adapters keep keys out of their messages.
-  const error = new RulvarError('model.failed', `model ${adapterId}:${model} failed: ${describeCause(cause)}`, { cause });
-  return withSafeCause(error, (text) => text);
+  // request, headers included); the built-in adapters keep keys out of their messages, and
+  // `clean` (the adapter's declared redact) scrubs what a custom adapter's error quotes.
+  const copy = harmlessCopy(cause);
+  const error = new RulvarError('model.failed', `model ${adapterId}:${model} failed: ${copy.message}`, { cause: copy });
+  return withSafeCause(error, clean);
+}
+
+/**
+ * What an adapter threw, as a plain Error of its name, code and message, each read once
+ * under a guard: a getter, a proxy trap or a `toString` that throws leaves the failure a
+ * `model.failed` like any other, instead of escaping as the workflow's own error.
+ */
+function harmlessCopy(cause: unknown): Error {
+  const copy = new Error(describeCause(cause));
+  try {
+    const name: unknown = cause instanceof Error ? cause.name : undefined;
+    if (typeof name === 'string') copy.name = name;
+    const code: unknown = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+    if (typeof code === 'number' || typeof code === 'string') Object.assign(copy, { code });
+  } catch {
+    // Whatever could not be read stays out.
+  }
+  return copy;
 }

@@ -2,11 +2,37 @@
  * One run's journal as an engine sees it: the entries loaded so far, indexes for replay, and
  * the one path every write takes. Writes are queued so that an engine never races itself;
  * another engine appending to the same run makes the next write fail `journal.conflict`.
+ * A run this engine works is read and written through its lease (fenced); the offline paths
+ * (a resolution, `pending`) through the store itself.
  */
 import { RulvarError } from '../errors.js';
-import { JOURNAL_FORMAT, type JournalEntry, type JournalStore } from './journal.js';
-import { sealEntry } from './json-safe.js';
-import { APPEND_NOW, appendsNow } from './memory-journal.js';
+import { JOURNAL_FORMAT, type JournalEntry } from '../journal/entries.js';
+import { sealEntry } from '../journal/json-safe.js';
+import { APPEND_NOW, appendsNow, type JournalLease, type JournalStore } from '../journal/store.js';
+
+/** Where a RunLog reads and writes: a store for one run, or a lease on it. */
+interface Sink {
+  load(): Promise<JournalEntry[]>;
+  append(entries: JournalEntry[], expectedLength: number): Promise<void>;
+  /** `append`, done when it returns (the memory store and its leases); throws what `append` rejects with. */
+  readonly now: ((entries: readonly JournalEntry[], expectedLength: number) => void) | undefined;
+}
+
+function storeSink(store: JournalStore, runId: string): Sink {
+  return {
+    load: () => store.load(runId),
+    append: (entries, expectedLength) => store.append(runId, entries, expectedLength),
+    now: appendsNow(store) ? (entries, expectedLength) => store[APPEND_NOW](runId, entries, expectedLength) : undefined,
+  };
+}
+
+function leaseSink(lease: JournalLease): Sink {
+  return {
+    load: () => lease.load(),
+    append: (entries, expectedLength) => lease.append(entries, expectedLength),
+    now: appendsNow(lease) ? (entries, expectedLength) => lease[APPEND_NOW](lease.runId, entries, expectedLength) : undefined,
+  };
+}
 
 type Of<T extends JournalEntry['type']> = Extract<JournalEntry, { type: T }>;
 
@@ -26,18 +52,30 @@ export class RunLog {
   start: Of<'run:start'> | undefined;
   end: Of<'run:end'> | undefined;
   private length = 0;
+  /** Entries of the entry lease among them: no part of the run's own record. */
+  private leaseEntries = 0;
   private queue: Promise<unknown> = Promise.resolve();
   /** Operations in `exclusive`, queued or running. */
   private held = 0;
 
   private constructor(
-    private readonly store: JournalStore,
+    private readonly sink: Sink,
     readonly runId: string,
   ) {}
 
-  static async load(store: JournalStore, runId: string): Promise<RunLog> {
-    const log = new RunLog(store, runId);
-    const loaded = await store.load(runId);
+  /** The run as the store holds it, written without a lease (resolutions, `pending`). */
+  static load(store: JournalStore, runId: string): Promise<RunLog> {
+    return RunLog.from(storeSink(store, runId), runId);
+  }
+
+  /** The run read and written through this engine's lease on it. */
+  static loadLeased(lease: JournalLease): Promise<RunLog> {
+    return RunLog.from(leaseSink(lease), lease.runId);
+  }
+
+  private static async from(sink: Sink, runId: string): Promise<RunLog> {
+    const log = new RunLog(sink, runId);
+    const loaded = await sink.load();
     if (!Array.isArray(loaded)) throw new RulvarError('journal.corrupt', `the journal store did not return a list for run ${JSON.stringify(runId)}`);
     // The engine only ever holds frozen journal values, whichever store they came from.
     for (let i = 0; i < loaded.length; i += 1) log.index(log.frozen(loaded[i] as JournalEntry, i), i);
@@ -68,6 +106,11 @@ export class RunLog {
     return this.length;
   }
 
+  /** Whether the run has any entry of its own (lease entries are the store's bookkeeping). */
+  get isEmpty(): boolean {
+    return this.length === this.leaseEntries;
+  }
+
   /**
    * Appends after every write queued before it; rejects (and indexes nothing) on failure.
    * Undefined when the entries were appended in place (see below): nothing to wait for, and
@@ -75,11 +118,12 @@ export class RunLog {
    * fast tool cost a fifth of the turn.
    */
   write(...entries: JournalEntry[]): Promise<unknown> | undefined {
-    if (this.held === 0 && appendsNow(this.store)) {
+    const now = this.sink.now;
+    if (this.held === 0 && now !== undefined) {
       // Nothing queued and a store that is done when it returns: no queue, no promise per step.
       const sealed = entries.map(sealEntry);
       try {
-        this.store[APPEND_NOW](this.runId, sealed, this.length);
+        now(sealed, this.length);
       } catch (error) {
         // A conflict may be another engine's resolutions, which the queued path absorbs.
         if (RulvarError.is(error) && error.code === 'journal.conflict') return this.exclusive(() => this.writeUnless(entries, never));
@@ -128,7 +172,7 @@ export class RunLog {
   private appendOnce(entries: JournalEntry[], superseded: () => boolean): Promise<boolean> {
     let appended: Promise<void>;
     try {
-      appended = Promise.resolve(this.store.append(this.runId, entries, this.length));
+      appended = Promise.resolve(this.sink.append(entries, this.length));
     } catch (error) {
       // A store that throws instead of rejecting must not leave the queue held.
       appended = Promise.reject(error);
@@ -150,12 +194,16 @@ export class RunLog {
     this.length += entries.length;
   }
 
-  /** True when everything appended since our last write is another engine's resolutions, now indexed. */
+  /**
+   * True when everything appended since our last write is another engine's resolutions or
+   * lease entries (this engine's renewals; a lease that saw another holder's failed already),
+   * now indexed.
+   */
   private async absorbResolutions(): Promise<boolean> {
     const absorb = this.onForeignResolution;
     if (absorb === undefined) return false;
-    const loaded = (await this.store.load(this.runId)).slice(this.length);
-    if (loaded.length === 0 || loaded.some((e) => e?.type !== 'resolution')) return false;
+    const loaded = (await this.sink.load()).slice(this.length);
+    if (loaded.length === 0 || loaded.some((e) => e?.type !== 'resolution' && e?.type !== 'lease')) return false;
     const extra = loaded.map((e, i) => this.frozen(e, this.length + i));
     extra.forEach((e, i) => this.index(e, this.length + i));
     this.length += extra.length;
@@ -221,6 +269,9 @@ export class RunLog {
         break;
       case 'run:end':
         this.end = entry;
+        break;
+      case 'lease':
+        this.leaseEntries += 1;
         break;
       default:
         throw new RulvarError('journal.corrupt', `run ${JSON.stringify(this.runId)}: entry ${position} has an unknown type`);

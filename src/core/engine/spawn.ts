@@ -12,10 +12,18 @@ import { mergePermissionConfigs, type MergedPermissionConfig } from '../permissi
 import type { PermissionConfig } from '../permissions/types.js';
 import { canonicalJson } from '../tools/canonical-json.js';
 import { sha256HexSync } from '../tools/sha256.js';
-import { routeModel, type ModelAdapter } from './model.js';
+import { routeModel } from './model.js';
+import type { ModelAdapter } from '../model/types.js';
 import type { AgentOptions, AgentProfile, EngineOptions } from './types.js';
+import type { AgentTrace } from './tracing.js';
 
 export const DEFAULT_MAX_TURNS = 25;
+/** Tool calls one model answer may have run; the rest get error results (issue 23: 20,000 calls in one answer). */
+export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 128;
+/** How long one model call may take before it is abandoned as a retryable failure: ten minutes. */
+export const DEFAULT_MODEL_CALL_MS = 600_000;
+/** The longest wait one timer can take. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The part of a spawn known synchronously at `ctx.agent`, which orders identical spawns. */
 export interface SpawnPlan {
@@ -30,6 +38,8 @@ export interface SpawnPlan {
   /** The scopes as given (engine, profile, call), what each dispatch evaluates. */
   readonly permissionScopes: readonly PermissionConfig[];
   readonly maxTurns: number;
+  readonly maxToolCallsPerTurn: number;
+  readonly modelCallMs: number;
   readonly adapter: ModelAdapter;
   readonly model: string;
   /** Equal for spawns that can only differ by their toolset; the ordinal counts these. */
@@ -41,12 +51,14 @@ export interface Spawn extends SpawnPlan {
   /** Where this agent's approval keys start: the content hash's first 16 hex digits and the ordinal. */
   readonly approvalPrefix: string;
   /**
-   * Where its calls' idempotency keys start: a hash of the run id with the same identity, so
-   * keys differ between runs, stay the same across restarts, and are short whatever the run
-   * id's length.
+   * Where its calls' idempotency keys start: a hash of the run id and its incarnation with the
+   * same identity, so keys differ between runs (a reused run id included), stay the same
+   * across restarts, and are short whatever the run id's length.
    */
   readonly idempotencyPrefix: string;
   readonly toolset: ResolvedToolset;
+  /** The agent's span, when the engine traces. */
+  readonly trace?: AgentTrace;
 }
 
 export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, ModelAdapter>, prompt: string, call: AgentOptions): SpawnPlan {
@@ -70,6 +82,14 @@ export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, 
   if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) {
     throw new ConfigError('config.invalid_value', `maxTurns must be a positive integer, not ${String(maxTurns)}`);
   }
+  const maxToolCallsPerTurn = profile?.maxToolCallsPerTurn ?? defaults.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
+  if (!Number.isSafeInteger(maxToolCallsPerTurn) || maxToolCallsPerTurn < 1) {
+    throw new ConfigError('config.invalid_value', `maxToolCallsPerTurn must be a positive integer, not ${String(maxToolCallsPerTurn)}`);
+  }
+  const modelCallMs = profile?.modelCallMs ?? defaults.modelCallMs ?? DEFAULT_MODEL_CALL_MS;
+  if (typeof modelCallMs !== 'number' || !(modelCallMs > 0 && modelCallMs <= MAX_TIMER_MS)) {
+    throw new ConfigError('config.invalid_value', `modelCallMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, not ${String(modelCallMs)}`);
+  }
   const permissionScopes = [defaults.permissions, profile?.permissions, call.permissions].filter((c): c is PermissionConfig => c !== undefined);
   const permissions = mergePermissionConfigs(...permissionScopes);
   const system = call.system ?? profile?.system;
@@ -83,6 +103,8 @@ export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, 
     permissions,
     permissionScopes,
     maxTurns,
+    maxToolCallsPerTurn,
+    modelCallMs,
     adapter,
     model,
     descriptor: canonicalJson({ agentType: agentType ?? null, model: modelRef, system: system ?? null, prompt }),
@@ -90,7 +112,7 @@ export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, 
 }
 
 /** Resolves the toolset once (frozen from here on), checks a pin, and keys the spawn. */
-export async function completeSpawn(plan: SpawnPlan, run: { runId: string; workflow: string }, ordinal: number, options: EngineOptions, signal: AbortSignal): Promise<Spawn> {
+export async function completeSpawn(plan: SpawnPlan, run: { runId: string; workflow: string; incarnation: string | undefined }, ordinal: number, options: EngineOptions, signal: AbortSignal): Promise<Spawn> {
   const toolset = await resolveToolset(plan.tools, { toolsets: options.defaults?.toolsets ?? {}, session: { signal } });
   const attestation = plan.profile?.toolsetAttestation;
   if (attestation !== undefined) await checkToolsetAttestation(toolset, attestation);
@@ -102,8 +124,10 @@ export async function completeSpawn(plan: SpawnPlan, run: { runId: string; workf
     prompt: plan.prompt,
     toolsetHash: toolset.toolsetHash,
   };
-  // Two digests, side by side: the content key must not depend on the run, the idempotency keys must.
-  const [hash, ofRun] = await Promise.all([keyDigest(canonicalJson(identity)), keyDigest(canonicalJson({ ...identity, runId: run.runId, ordinal }))]);
+  // Two digests, side by side: the content key must not depend on the run, the idempotency
+  // keys must, on its incarnation too (a journal from before incarnations keeps its keys).
+  const ofThisRun = { ...identity, runId: run.runId, ordinal, ...(run.incarnation === undefined ? {} : { incarnation: run.incarnation }) };
+  const [hash, ofRun] = await Promise.all([keyDigest(canonicalJson(identity)), keyDigest(canonicalJson(ofThisRun))]);
   return { ...plan, toolset, key: `${hash}-${ordinal}`, approvalPrefix: `${hash.slice(0, 16)}-${ordinal}`, idempotencyPrefix: `rulvar-${ofRun.slice(0, 32)}` };
 }
 

@@ -9,12 +9,14 @@ import { isSharedAudit } from '../permissions/judgement.js';
 import type { PermissionAudit } from '../permissions/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Resolution } from './approvals.js';
-import type { JournalEntry } from './journal.js';
-import { jsonResult, ownJson } from './json-safe.js';
+import type { JournalEntry } from '../journal/entries.js';
+import { jsonResult, ownJson } from '../journal/json-safe.js';
 import type { LiveRun } from './live-run.js';
-import type { ToolCallPart } from './model.js';
+import type { ToolCallPart } from '../model/types.js';
 import { entry, toolEntry } from './entries.js';
 import type { Spawn } from './spawn.js';
+import { toolAsked, toolDone, toolResolved, toolSpan } from './tracing.js';
+import type { TracedSpan } from './trace-span.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
 type Tool = Extract<JournalEntry, { type: 'tool' }>;
@@ -35,8 +37,12 @@ export async function runTurnCalls(
   const permissions = spawn.permissionScopes;
   const results: ToolResult[] = [];
   let unjournaled: JournalEntry[] = [];
+  /** The span of the call in hand, when traced: its result ends it. */
+  let span: TracedSpan | undefined;
   const record = (index: number, call: ToolCallPart, result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
     results.push(result);
+    toolDone(span, result, audit, spawn.trace?.run.content === true);
+    span = undefined;
     unjournaled.push(toolEntry(key, turn, index, result, audit));
     if (run.events.wants('tool:end')) {
       run.events.emit('tool:end', { runId, agentKey: key, callId: call.id, toolName: call.name, input, result, audit, ...(resolution === undefined ? {} : { resolution }) });
@@ -50,11 +56,21 @@ export async function runTurnCalls(
       results.push(journaled.result);
       continue;
     }
+    if (index >= spawn.maxToolCallsPerTurn) {
+      // Past the bound nothing is dispatched; each call still gets the result a model expects.
+      record(index, call, overLimitResult(call, spawn.maxToolCallsPerTurn, calls.length), overLimitAudit(spawn.maxToolCallsPerTurn), call.input);
+      continue;
+    }
     // Most runs never ask: no key to build and look up then.
     let approval = log.approvals.size === 0 ? undefined : log.approvals.get(approvalKeyOf(spawn, turn, index));
+    span = toolSpan(spawn, call);
+    const askedBefore = approval !== undefined;
     if (approval === undefined) {
       if (run.events.wants('tool:start')) run.events.emit('tool:start', { runId, agentKey: key, callId: call.id, toolName: call.name, input: call.input });
-      const outcome = await dispatchTool(toolset, call, { permissions, signal, idempotencyKey: idempotencyKey(spawn, turn, index) });
+      const leased = run.beforeEffect();
+      if (leased !== undefined) await leased;
+      const onProgress = progressTo(run, key, call);
+      const outcome = await dispatchTool(toolset, call, { permissions, signal, idempotencyKey: idempotencyKey(spawn, turn, index), ...onProgress });
       if (outcome.status === 'done') {
         record(index, call, jsonResult(outcome.result), ownAudit(outcome.audit), outcome.input);
         continue;
@@ -73,8 +89,11 @@ export async function runTurnCalls(
       const { toolName, audit, deadlineAt } = approval;
       run.events.emit('approval:pending', { key: approval.key, runId, toolName, input, audit, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
     }
+    toolAsked(span, approval.key, askedBefore);
     const resolution = log.resolutions.get(approval.key) ?? (await run.park(approval));
-    const approved = { signal, idempotencyKey: idempotencyKey(spawn, turn, index) };
+    toolResolved(span, resolution);
+    const approved = { signal, idempotencyKey: idempotencyKey(spawn, turn, index), ...progressTo(run, key, call) };
+    if (resolution.decision === 'allow') await run.beforeEffect();
     record(index, call, jsonResult(await settle(toolset, call, approval, resolution, approved)), approval.audit, approval.input, resolution);
   }
   const writing = unjournaled.length > 0 ? log.write(...unjournaled) : undefined;
@@ -98,11 +117,36 @@ export function journaledResults(calls: readonly ToolCallPart[], done: readonly 
   return results;
 }
 
+function overLimitResult(call: ToolCallPart, limit: number, asked: number): ToolResult {
+  const output = `not run: the answer asked for ${asked} tool calls and one turn runs at most ${limit} (maxToolCallsPerTurn)`;
+  return ownJson({ callId: call.id, toolName: call.name, isError: true, output, reason: 'denied' });
+}
+
+/** One frozen audit per bound, shared by every call past it. */
+const overLimitAudits = new Map<number, PermissionAudit>();
+
+function overLimitAudit(limit: number): PermissionAudit {
+  let audit = overLimitAudits.get(limit);
+  if (audit === undefined) {
+    if (overLimitAudits.size >= 64) overLimitAudits.clear();
+    audit = ownJson<PermissionAudit>({ verdict: 'deny', layer: 'default', advisory: [], reason: `more than ${limit} tool calls in one turn (maxToolCallsPerTurn)` });
+    overLimitAudits.set(limit, audit);
+  }
+  return audit;
+}
+
 /** Allow runs the tool with the input journaled at ask time; anything else is a denied result. */
 function settle(toolset: Spawn['toolset'], call: ToolCallPart, approval: Approval, resolution: Resolution, options: ApprovedCallOptions): Promise<ToolResult> {
   if (resolution.decision === 'allow') return runApprovedCall(toolset, call, approval.input, options);
   const why = resolution.reason ?? (resolution.by === 'timeout' ? 'the approval timed out' : 'the approval was denied');
   return Promise.resolve({ callId: call.id, toolName: call.name, isError: true, output: `permission denied: ${why}`, reason: 'denied' });
+}
+
+/** The call's progress as `tool:progress` events, when someone listens as it starts. */
+function progressTo(run: LiveRun, agentKey: string, call: ToolCallPart): Pick<ApprovedCallOptions, 'onProgress'> {
+  if (!run.events.wants('tool:progress')) return {};
+  const { runId } = run;
+  return { onProgress: (progress) => run.events.emit('tool:progress', { runId, agentKey, callId: call.id, toolName: call.name, ...progress }) };
 }
 
 /** Stable across restarts and safe in a URL: the content hash's head, the ordinal, the position. */

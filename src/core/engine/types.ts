@@ -7,8 +7,11 @@ import type { ToolsOption } from '../bus/resolve.js';
 import type { ToolsetAttestation } from '../bus/attestation.js';
 import type { PermissionAudit, PermissionConfig } from '../permissions/types.js';
 import type { EngineEventName, EngineListener } from './events.js';
-import type { JournalStore, ResolvedBy } from './journal.js';
-import type { Message, ModelAdapter } from './model.js';
+import type { JournalStore } from '../journal/store.js';
+import type { ResolvedBy } from '../journal/entries.js';
+import type { Message, ModelAdapter } from '../model/types.js';
+import type { EngineTracer } from './trace-types.js';
+import type { WorkOptions } from './work.js';
 
 export interface AgentProfile {
   description?: string;
@@ -17,6 +20,10 @@ export interface AgentProfile {
   tools?: ToolsOption;
   permissions?: PermissionConfig;
   maxTurns?: number;
+  /** Tool calls of one model answer that run; later ones get error results (default 128). */
+  maxToolCallsPerTurn?: number;
+  /** How long one model call may take; past it the call is aborted and retried (default 600,000). */
+  modelCallMs?: number;
   toolsetAttestation?: ToolsetAttestation;
 }
 
@@ -30,12 +37,31 @@ export interface RetryPolicy {
 export interface EngineOptions {
   adapters: ModelAdapter[];
   journal?: JournalStore;
+  /**
+   * How long this engine's hold on a run lasts unless renewed (default 30,000): a holder that
+   * died loses it this long after its last renewal; a live one renews every third of it.
+   */
+  leaseMs?: number;
+  /**
+   * An OpenTelemetry `Tracer`: spans for each run, agent, model turn and tool call
+   * (docs/traces.md). Every call into it is guarded; without one, nothing is traced.
+   */
+  tracer?: EngineTracer;
+  /**
+   * Record inputs and outputs on the spans (prompts, answers, tool arguments and results),
+   * scrubbed like answers are and cut at 32,768 characters. Default false: names, ids, counts only.
+   */
+  traceContent?: boolean;
   defaults?: {
     model?: string;
     profiles?: Record<string, AgentProfile>;
     permissions?: PermissionConfig;
     toolsets?: Record<string, ToolsOption>;
     maxTurns?: number;
+    /** Tool calls of one model answer that run; later ones get error results (default 128). */
+    maxToolCallsPerTurn?: number;
+    /** How long one model call may take; past it the call is aborted and retried (default 600,000). */
+    modelCallMs?: number;
     retry?: RetryPolicy;
   };
 }
@@ -83,6 +109,8 @@ export type ApprovalDecision = 'allow' | 'deny' | { decision: 'allow' | 'deny'; 
 export interface ResolveOptions {
   by?: Extract<ResolvedBy, 'external' | 'operator'>;
   reason?: string;
+  /** Journaled with the resolution: a non-secret id of who decided (at most 200 characters). */
+  decider?: string;
 }
 
 export type RunOutcome<T = unknown> =
@@ -112,8 +140,20 @@ export interface Engine {
   run<A, T>(workflow: Workflow<A, T>, args: A, options?: RunOptions): RunHandle<T>;
   resume<A, T>(runId: string, workflow: Workflow<A, T>, options?: ResumeOptions): RunHandle<T>;
   resolveExternal(runId: string, key: string, decision: ApprovalDecision, options?: ResolveOptions): Promise<boolean>;
-  /** The approvals still open, after closing those whose deadline passed (by `timeout`). */
-  pending(runId: string): Promise<PendingApproval[]>;
+  /**
+   * The approvals still open, after closing those whose deadline passed (by `timeout`). With
+   * no run id, those of every run the store holds (an approvals inbox; engine/inbox.ts): by run
+   * in the store's order of run ids, then in the order asked; at most 1,000. A store that
+   * cannot list its runs (a Durable Object per run) refuses with `journal.cannot_list`.
+   */
+  pending(runId?: string): Promise<PendingApproval[]>;
+  /**
+   * Until `signal` aborts, claims and resumes every run of the store that has work (a resolved
+   * approval, a passed deadline, a run whose holder stopped mid-run), `concurrency` at a time
+   * (default 8); resolves once the runs it resumed have settled. Refuses with
+   * `journal.cannot_list` on a store that cannot list its runs (engine/work.ts).
+   */
+  work(options: WorkOptions): Promise<void>;
   /**
    * When the earliest open approval of the run times out (epoch milliseconds), or undefined
    * when none has a deadline: what a Durable Object passes to `setAlarm`, so that its

@@ -5,11 +5,12 @@
  */
 import { ConfigError, RulvarError } from '../errors.js';
 import { runAgent } from './agent-loop.js';
-import { journalable } from './json-safe.js';
+import { journalable } from '../journal/json-safe.js';
 import type { LiveRun } from './live-run.js';
-import type { ModelAdapter } from './model.js';
+import type { ModelAdapter } from '../model/types.js';
 import { entry } from './entries.js';
 import { completeSpawn, planSpawn } from './spawn.js';
+import { identifyAgent, type AgentTrace } from './tracing.js';
 import type { AgentOptions, AgentResult, EngineOptions, Workflow, WorkflowContext } from './types.js';
 
 export function defineWorkflow<A = unknown, T = unknown>(meta: { name: string }, body: (ctx: WorkflowContext, args: A) => Promise<T>): Workflow<A, T> {
@@ -29,8 +30,13 @@ export function createContext(run: LiveRun, options: EngineOptions, adapters: Re
         const plan = planSpawn(options, adapters, prompt, call);
         const ordinal = run.ordinals.get(plan.descriptor) ?? 0;
         run.ordinals.set(plan.descriptor, ordinal + 1);
-        const spawn = await completeSpawn(plan, run, ordinal, options, run.controller.signal);
-        return runAgent(run, spawn, options.defaults?.retry);
+        const work = async (trace?: AgentTrace) => {
+          const spawn = await completeSpawn(plan, { runId: run.runId, workflow: run.workflow, incarnation: run.log.start?.incarnation }, ordinal, options, run.controller.signal);
+          if (trace === undefined) return runAgent(run, spawn, options.defaults?.retry);
+          identifyAgent(trace, spawn, run.log.spawns.has(spawn.key));
+          return runAgent(run, { ...spawn, trace }, options.defaults?.retry);
+        };
+        return run.trace === undefined ? work() : run.trace.agent(plan, work);
       });
     },
     step<T>(name: string, body: () => Promise<T> | T): Promise<T> {
@@ -41,6 +47,7 @@ export function createContext(run: LiveRun, options: EngineOptions, adapters: Re
         run.stepNames.add(name);
         const journaled = run.log.steps.get(name);
         if (journaled !== undefined) return journaled.value as T;
+        await run.beforeEffect();
         const value = journalable(await body(), `the value of step ${JSON.stringify(name)}`);
         await run.log.write(entry({ type: 'step', name, value }));
         return value;

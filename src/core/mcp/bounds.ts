@@ -10,10 +10,21 @@ export interface McpTimeouts {
   readonly connectMs?: number;
   /** Per tools/list page. */
   readonly listMs?: number;
-  /** Per tools/call; expiry is the tool's error result (reason `timeout`), never a throw. */
+  /**
+   * Per tools/call; expiry is the tool's error result (reason `timeout`), never a throw.
+   * With `resetOnProgress`, the longest wait between two progress reports instead.
+   */
   readonly callMs?: number;
   /** The whole sweep's wall clock; each page waits at most what is left of it. */
   readonly discoveryMs?: number;
+  /**
+   * A call's wall clock that no progress restarts. Default with `resetOnProgress`: 10 × callMs
+   * (callMs defaulting to the SDK's 60 s). Without it, callMs is already the whole call's
+   * bound; maxCallMs then binds only when callMs is not set. Never below callMs.
+   */
+  readonly maxCallMs?: number;
+  /** Each progress report from the server restarts callMs, never past maxCallMs. */
+  readonly resetOnProgress?: boolean;
 }
 
 export interface McpBounds {
@@ -28,7 +39,7 @@ export interface McpBounds {
   readonly requireBounds?: boolean;
 }
 
-const TIMEOUT_KEYS = ['connectMs', 'listMs', 'callMs', 'discoveryMs'] as const;
+const TIMEOUT_KEYS = ['connectMs', 'listMs', 'callMs', 'discoveryMs', 'maxCallMs', 'resetOnProgress'] as const;
 const MAX_TIMER_MS = 2_147_483_647;
 
 const positiveInteger = (value: unknown): string | undefined =>
@@ -55,6 +66,10 @@ function checkTimeouts(value: unknown): string | undefined {
       );
     }
     if (ms === undefined) continue;
+    if (key === 'resetOnProgress') {
+      if (typeof ms === 'boolean') continue;
+      throw new ConfigError('config.invalid_value', `mcp(): 'timeouts.resetOnProgress' must be true or false (got ${describe(ms)})`);
+    }
     // Timers take at most 2^31 - 1 ms; past that they fire at once, the opposite of intended.
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS) {
       throw new ConfigError(
@@ -63,7 +78,30 @@ function checkTimeouts(value: unknown): string | undefined {
       );
     }
   }
+  const { callMs, maxCallMs } = value as McpTimeouts;
+  if (callMs !== undefined && maxCallMs !== undefined && maxCallMs < callMs) {
+    throw new ConfigError('config.invalid_value', `mcp(): 'timeouts.maxCallMs' (${maxCallMs}) must be at least 'timeouts.callMs' (${callMs})`);
+  }
   return undefined;
+}
+
+/** The SDK's request timeout, which applies when a call's bound is not set. */
+const SDK_DEFAULT_MS = 60_000;
+/** maxCallMs when resetOnProgress is on and it is not set: this many callMs windows. */
+export const MAX_CALL_WINDOWS = 10;
+
+/**
+ * The bounds of one tools/call, `spentMs` already gone on a reconnect: `timeout` is its hard
+ * deadline (undefined: the SDK's default), `idleMs` the window progress restarts.
+ */
+export function callBounds(timeouts: McpTimeouts | undefined, spentMs = 0): { readonly timeout?: number; readonly idleMs?: number } {
+  const left = (ms: number) => Math.max(1, ms - spentMs);
+  if (timeouts?.resetOnProgress !== true) {
+    const bound = timeouts?.callMs ?? timeouts?.maxCallMs;
+    return bound === undefined ? {} : { timeout: left(bound) };
+  }
+  const idleMs = timeouts.callMs ?? SDK_DEFAULT_MS;
+  return { timeout: left(timeouts.maxCallMs ?? Math.min(MAX_CALL_WINDOWS * idleMs, MAX_TIMER_MS)), idleMs };
 }
 
 /** `requireBounds: true` refuses, naming every missing bound at once. */

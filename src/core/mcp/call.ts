@@ -4,24 +4,15 @@
  * throws: a server's failure is the tool's result, never an exception past policy.
  */
 import { toolError } from '../tools/tool-error.js';
+import { callerSignal } from './caller-signal.js';
 import type { ToolContext } from '../tools/types.js';
 import type { LenientCallToolResult } from './call-result-schema.js';
 import { mapCallResult } from './results.js';
+import type { CallProgress } from './progress-watch.js';
 import type { McpSession } from './session.js';
 import { classifyWireError, isConnectionLost } from './wire-errors.js';
 
-/**
- * Where a context made by dispatchTool keeps the signal its caller gave (undefined: none), so
- * this path can tell "no signal" without reading `ctx.signal`, which would make one (see
- * CallContext in bus/dispatch.ts). A registered symbol: one copy of this package reads what
- * another wrote. Any other context is read through `ctx.signal`.
- */
-export const CALLER_SIGNAL: unique symbol = Symbol.for('rulvar.callerSignal');
-
-/** The caller's signal, or undefined when the call cannot be aborted. */
-export function callerSignal(ctx: ToolContext): AbortSignal | undefined {
-  return CALLER_SIGNAL in ctx ? (ctx as { readonly [CALLER_SIGNAL]?: AbortSignal })[CALLER_SIGNAL] : ctx.signal;
-}
+export { CALLER_SIGNAL, callerSignal } from './caller-signal.js';
 
 /** What a ToolDef knows about the wire tool behind it. */
 export interface CallTarget {
@@ -30,19 +21,25 @@ export interface CallTarget {
   readonly hasOutputSchema: boolean;
 }
 
+/**
+ * `spentMs`: what of the call's bounds went on a reconnect (source.ts). `report`: where the
+ * server's progress goes (ctx.progress, scrubbed by the source).
+ */
 export function callOnSession(
   session: McpSession,
   sourceId: string,
   target: CallTarget,
   args: Record<string, unknown>,
   ctx: ToolContext,
+  spentMs?: number,
+  report?: CallProgress['onProgress'],
 ): Promise<unknown> {
   const signal = callerSignal(ctx);
   // Not an async function: this runs on every call, and its frame would be kept per call.
   const fail = (error: unknown) => failed(session, sourceId, target, signal, error);
   let pending: Promise<LenientCallToolResult>;
   try {
-    pending = session.callTool(target.name, args, signal, ctx.idempotencyKey);
+    pending = session.callTool(target.name, args, signal, ctx.idempotencyKey, spentMs, report);
   } catch (error) {
     return Promise.resolve(fail(error));
   }
@@ -59,7 +56,7 @@ export function callOnSession(
 function failed(session: McpSession, sourceId: string, target: CallTarget, signal: AbortSignal | undefined, error: unknown): unknown {
   // The host gave up on the call; the connection itself is fine.
   if (signal?.aborted === true) return cancelled(target.name, signal);
-  const failure = classifyWireError(error);
+  const failure = classifyWireError(error, session.stateless);
   if (isConnectionLost(failure)) session.markLost();
   switch (failure.kind) {
     case 'timeout':

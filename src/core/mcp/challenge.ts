@@ -66,6 +66,14 @@ export function describeRefusedToken(header: string | null, body: string): strin
   return describe(401, header, body, 'it refused the token the http.authProvider flow had just obtained, so the flow was not run again');
 }
 
+/**
+ * An http.authProvider step-up that cannot succeed: the server still refuses (`why` says how),
+ * and its last challenge says what it wants.
+ */
+export function describeRefusedStepUp(status: number, header: string | null, why: string): string {
+  return describe(status, header, '', `${why}, so the flow was not run again`);
+}
+
 function describe(status: number, header: string | null, body: string, hint: string): string {
   const challenge = parseChallenge(header);
   const what = status === 401 ? '401 Unauthorized' : '403 Forbidden';

@@ -20,6 +20,27 @@ export interface McpCommonConfig extends McpBounds {
   readonly risk?: Readonly<Record<string, ToolRisk>>;
   /** What a `tools/list_changed` notification means: re-key later snapshots, or refuse. */
   readonly drift?: 'rekey' | 'refuse';
+  /**
+   * The MCP revision spoken (docs/mcp.md): '2025-11-25' (the default) runs the initialize
+   * handshake, '2026-07-28' the stateless revision only, 'auto' probes with server/discover
+   * and falls back to initialize on a legacy server.
+   */
+  readonly protocol?: 'auto' | '2026-07-28' | '2025-11-25';
+  /**
+   * A tool whose schema is outside the validator's subset: 'refuse' (the default) refuses the
+   * whole source when the toolset is resolved; 'skip' leaves that tool out (onToolSkipped hears of it).
+   */
+  readonly onUnsupportedSchema?: 'refuse' | 'skip';
+  /** Told of each server tool left out of the list, naming it and why (a bad x-mcp-header, a skipped schema). */
+  readonly onToolSkipped?: (skipped: SkippedTool) => void;
+}
+
+/** A server tool `mcp()` left out of the list it imports, and why (given to `onToolSkipped`). */
+export interface SkippedTool {
+  /** The server's (original, unprefixed) name. */
+  readonly name: string;
+  /** Why it was left out, e.g. an invalid `x-mcp-header` annotation or a schema outside the subset. */
+  readonly reason: string;
 }
 
 export interface StdioMcpConfig extends McpCommonConfig {
@@ -62,10 +83,21 @@ export interface StreamableHttpMcpConfig extends McpCommonConfig {
   readonly http?: HttpOptions;
 }
 
-/** Anything that serves MCP over a transport it is handed: an SDK `McpServer` or `Server`. */
-export interface InprocessServer {
-  connect(transport: Transport): Promise<void>;
-}
+/**
+ * An MCP server in this process: anything that serves MCP over a transport it is handed (an
+ * SDK `McpServer` or `Server`, v1 or v2: these speak 2025-11-25), or a web-standard handler
+ * such as the v2 SDK's `createMcpHandler` (both revisions, as it was configured), which is
+ * called with each request's `Request` as a streamable-http server would be, without a socket.
+ */
+export type InprocessServer =
+  | {
+      /** An SDK server: serves MCP over the in-memory transport it is handed. */
+      connect(transport: Transport): Promise<void>;
+    }
+  | {
+      /** A web-standard handler: answers each request as a streamable-http endpoint would. */
+      fetch(request: Request): Promise<Response>;
+    };
 
 export interface InprocessMcpConfig extends McpCommonConfig {
   readonly transport: 'inprocess';

@@ -8,6 +8,7 @@ import { TOOL_RISKS, type ToolRisk } from '../tools/types.js';
 import { BOUND_CHECKS, assertRequiredBounds } from './bounds.js';
 import type { McpConfig, McpTransportName } from './config-types.js';
 import { REQUIRED_PROVIDER_METHODS } from './oauth.js';
+import { PROTOCOL_OPTIONS, type ProtocolOption } from './modern/revision.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -48,6 +49,9 @@ const COMMON_KEYS: Record<string, Check> = {
       ? undefined
       : `a record of tool name to one of ${TOOL_RISKS.join(', ')}`,
   drift: (v) => (v === 'rekey' || v === 'refuse' ? undefined : "'rekey' or 'refuse'"),
+  protocol: (v) => (PROTOCOL_OPTIONS.includes(v as ProtocolOption) ? undefined : "'auto', '2026-07-28' or '2025-11-25'"),
+  onUnsupportedSchema: (v) => (v === 'refuse' || v === 'skip' ? undefined : "'refuse' or 'skip'"),
+  onToolSkipped: isFunction,
   ...BOUND_CHECKS,
 };
 
@@ -71,9 +75,9 @@ const TRANSPORT_KEYS: Record<McpTransportName, { required: string[]; checks: Rec
     required: ['server'],
     checks: {
       server: (v) =>
-        typeof v === 'object' && v !== null && typeof (v as { connect?: unknown }).connect === 'function'
+        typeof v === 'object' && v !== null && (typeof (v as { connect?: unknown }).connect === 'function' || typeof (v as { fetch?: unknown }).fetch === 'function')
           ? undefined
-          : 'an MCP server instance (an SDK McpServer or Server)',
+          : 'an MCP server instance (an SDK McpServer or Server) or a request handler with fetch (createMcpHandler)',
     },
   },
 };

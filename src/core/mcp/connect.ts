@@ -9,8 +9,9 @@ import { settledWithin } from '../async.js';
 import { ConfigError } from '../errors.js';
 import type { McpConfig } from './config-types.js';
 import { McpSession, type SessionEvents } from './session.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import type { McpPlatform } from './transports.js';
+import type { Era } from './modern/revision.js';
 
 /** How long releasing a half-open connection may take (a stdio group end is at most ~4 s). */
 export const RELEASE_WAIT_MS = 6_000;
@@ -22,14 +23,15 @@ export async function connectSession(
   events: SessionEvents,
   signal: AbortSignal,
   redactor: Redactor,
+  hint?: Era,
 ): Promise<McpSession> {
   const connectMs = config.timeouts?.connectMs;
-  if (connectMs === undefined) return McpSession.open(config, platform, sourceId, events, signal, redactor);
+  if (connectMs === undefined) return McpSession.open(config, platform, sourceId, events, signal, redactor, hint);
 
   const local = new AbortController();
   const forward = () => local.abort();
   signal.addEventListener('abort', forward, { once: true });
-  const opening = McpSession.open(config, platform, sourceId, events, local.signal, redactor);
+  const opening = McpSession.open(config, platform, sourceId, events, local.signal, redactor, hint);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<'expired'>((resolve) => {
     timer = setTimeout(() => resolve('expired'), connectMs);

@@ -18,7 +18,7 @@
 import { limitResponse } from './body-limit.js';
 import { HttpAuthError, describeRefusal, describeRefusedToken, parseChallenge } from './challenge.js';
 import type { FetchLike, HeaderHook, HeaderRecord } from './config-types.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import { repairSseAnswers } from './sse-answers.js';
 
 /**
@@ -34,8 +34,11 @@ export class HeaderHookError extends Error {
 export interface Endpoint {
   readonly url: URL;
   readonly authorizes: boolean;
-  /** Told of a 403 insufficient_scope the SDK is about to answer. */
-  readonly onStepUp?: () => void;
+  /**
+   * Told of a 403 insufficient_scope the SDK is about to answer, with the challenged scope;
+   * a scope it returns is the one the SDK is shown in the challenge instead.
+   */
+  readonly onStepUp?: (challenged: string | undefined) => string | undefined;
   /**
    * Told of each 401 the SDK would answer with its flow, with the challenge and the request's
    * body; true when that request was the flow's own resend, so the refusal is final.
@@ -87,14 +90,23 @@ async function refuseUnauthorized(response: Response, input: string | URL, init:
   const url = new URL(String(input));
   if (url.origin !== endpoint.url.origin || url.pathname !== endpoint.url.pathname) return response;
   const header = response.headers.get('www-authenticate');
-  const stepUp = response.status === 403 && parseChallenge(header)?.params.get('error') === 'insufficient_scope';
-  if (endpoint.authorizes && stepUp) endpoint.onStepUp?.();
+  const challenge = parseChallenge(header);
+  const stepUp = response.status === 403 && challenge?.params.get('error') === 'insufficient_scope';
+  const widened = endpoint.authorizes && stepUp ? endpoint.onStepUp?.(challenge?.params.get('scope')) : undefined;
+  if (widened !== undefined && header !== null) return withChallengeScope(response, header, widened);
   const final = endpoint.authorizes && response.status === 401 && endpoint.onUnauthorized?.(header, init?.body) === true;
   if (endpoint.authorizes && !final && (response.status === 401 || stepUp)) return response;
   // The body stays in the message as the SDK's own error had it; the source's Redactor
   // scrubs any credential a server echoes there.
   const body = await response.text().catch(() => '');
   throw new HttpAuthError(response.status, final ? describeRefusedToken(header, body) : describeRefusal(response.status, header, endpoint.authorizes, body));
+}
+
+/** The response with its challenge asking for `scope` instead, its other parameters as they were. */
+function withChallengeScope(response: Response, header: string, scope: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set('www-authenticate', header.replace(/\bscope=("(?:[^"\\]|\\.)*"|[^\s,]*)/i, `scope="${scope.replace(/["\\]/g, '')}"`));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function isByteString(value: string): boolean {

@@ -2,7 +2,8 @@
  * Turns the wire tool list into ToolDefs: filter on original names (deny wins, omitted allow
  * means all), prefix, check every final name and every duplicate, then attach the host's
  * approval and risk decisions. Server annotations (readOnlyHint and the rest) are ignored
- * for policy on purpose: a server does not get to declare itself safe.
+ * for policy on purpose: a server does not get to declare itself safe. With
+ * `onUnsupportedSchema: 'skip'` a tool whose schema the validator cannot take is left out.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
@@ -11,6 +12,7 @@ import type { JsonSchema, ToolContext, ToolDef } from '../tools/types.js';
 import type { CallTarget } from './call.js';
 import type { McpCommonConfig } from './config-types.js';
 import { assertSchemaBounds } from './schema-bounds.js';
+import { admitTool } from '../schema/admitted-tools.js';
 
 /** Runs one `tools/call`; supplied by the source that owns the connection. */
 export type CallTool = (target: CallTarget, input: unknown, ctx: ToolContext) => Promise<unknown>;
@@ -37,11 +39,35 @@ export function importTools(
       );
     }
     seen.add(name);
+    if (config.onUnsupportedSchema === 'skip') {
+      const def = admitted(wire, name, config, sourceId, callTool);
+      if (def !== undefined) defs.push(def);
+      continue;
+    }
     // After the filter: a denied tool's schema costs nothing, however large or deep.
     assertSchemaBounds(wire, sourceId, config.maxSchemaBytes);
     defs.push(toToolDef(wire, name, config, callTool));
   }
   return defs;
+}
+
+/**
+ * `onUnsupportedSchema: 'skip'`: the tool is admitted now rather than when a toolset is
+ * resolved, and one whose schema is outside the validator's subset is left out, named to the
+ * host, instead of refusing the whole source. Every other refusal (a schema past
+ * maxSchemaBytes, a bad name) still refuses.
+ */
+function admitted(wire: Tool, name: string, config: McpCommonConfig, sourceId: string, callTool: CallTool): ToolDef | undefined {
+  try {
+    assertSchemaBounds(wire, sourceId, config.maxSchemaBytes);
+    const def = toToolDef(wire, name, config, callTool);
+    admitTool(def, `source ${quoteName(sourceId)}`);
+    return def;
+  } catch (error) {
+    if (!(ConfigError.is(error) && error.code === 'schema.unsupported')) throw error;
+    config.onToolSkipped?.({ name: wire.name, reason: error.message });
+    return undefined;
+  }
 }
 
 function toToolDef(wire: Tool, name: string, config: McpCommonConfig, callTool: CallTool): ToolDef {

@@ -16,13 +16,21 @@
  *    obtained was refused, so running the flow again (the SDK would refresh and resend a second
  *    time) cannot help and only hides what the server said;
  *  - a scope step-up (403 insufficient_scope) authorizes anew: the SDK would otherwise spend a
- *    stored refresh token, which cannot widen a grant, and resend with the same narrow token.
+ *    stored refresh token, which cannot widen a grant, and resend with the same narrow token;
+ *    one that cannot succeed (the new token is refused too, or the server keeps asking for
+ *    more) ends with an error naming the server's challenge, as a refusal without a provider;
+ *  - closing the transport ends the flow: its requests in flight are aborted, redirects to
+ *    another origin are never followed (oauth-fetch.ts), and no provider method is called
+ *    after it.
  */
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { HttpAuthError, describeRefusedToken } from './challenge.js';
-import type { Redactor } from './redact.js';
+import { HttpAuthError, describeRefusedStepUp, describeRefusedToken } from './challenge.js';
+import type { FetchLike } from './config-types.js';
+import { FlowFetch } from './oauth-fetch.js';
+import type { Redactor } from '../secrets/redactor.js';
+import { grantedScopes, withApplicationType } from './modern/oauth-rules.js';
 
 export type { OAuthClientProvider };
 
@@ -50,13 +58,21 @@ export class AuthorizationPendingError extends Error {
 export interface GuardedProvider {
   readonly provider: OAuthClientProvider;
   redirects(): number;
-  /** The server wants a larger scope: hide the refresh token until new tokens are saved. */
-  stepUp(): void;
+  /**
+   * The server wants a larger scope: hide the refresh token until new tokens are saved. On the
+   * 2026-07-28 revision, the scope to ask for instead of `challenged` (modern/oauth-rules.ts).
+   */
+  stepUp(challenged?: string): string | undefined;
+  /** The source closed: from now on no method of the host's provider is called. */
+  close(): void;
 }
 
-export function guardProvider(host: OAuthClientProvider, redactor: Redactor): GuardedProvider {
+/** `modern`: the source may speak 2026-07-28, whose authorization rules apply (modern/oauth-rules.ts). */
+export function guardProvider(host: OAuthClientProvider, redactor: Redactor, modern = false): GuardedProvider {
   let redirects = 0;
   let steppingUp = false;
+  let closed = false;
+  const granted = grantedScopes();
   const remember = (slot: string, value: unknown): void => {
     if (typeof value === 'string' && value.length > 0) redactor.remember([[`oauth ${slot}`, value]]);
   };
@@ -75,11 +91,15 @@ export function guardProvider(host: OAuthClientProvider, redactor: Redactor): Gu
   const provider = new Proxy(host, {
     get(target, key, receiver) {
       const member: unknown = Reflect.get(target, key, receiver);
+      if (modern && key === 'clientMetadata') return withApplicationType(member);
       if (typeof member !== 'function' || typeof key !== 'string') return member;
       const method = member as (...args: unknown[]) => unknown;
       return async (...args: unknown[]) => {
+        // A flow that outlived close() (an answer already on its way) must not reach the host.
+        if (closed) throw new AuthProviderError(`the source was closed, so the http.authProvider's ${key}() was not called`);
         // Saved values are secrets before the host stores them; returned ones before they are sent.
         if (key.startsWith('save')) seen[key]?.(args[0]);
+        if (key === 'saveTokens' || key === 'redirectToAuthorization') granted.note(key, args[0]);
         let result: unknown;
         try {
           result = await method.apply(target, args);
@@ -93,7 +113,11 @@ export function guardProvider(host: OAuthClientProvider, redactor: Redactor): Gu
       };
     },
   });
-  return { provider, redirects: () => redirects, stepUp: () => (steppingUp = true) };
+  const stepUp = (challenged?: string) => {
+    steppingUp = true;
+    return modern ? granted.with(challenged) : undefined;
+  };
+  return { provider, redirects: () => redirects, stepUp, close: () => (closed = true) };
 }
 
 function withoutRefresh(tokens: unknown): unknown {
@@ -130,34 +154,63 @@ export class ResendWatch {
 }
 
 /**
- * The SDK transport, resending a request once when the provider completed an authorization
+ * How many authorizations the provider may complete for one request before it is refused:
+ * a first grant and one step-up. A server that keeps asking for more scope stops here.
+ */
+const MAX_AUTHORIZATIONS = 2;
+
+/**
+ * The SDK transport, resending a request when the provider completed an authorization
  * redirect while it was refused and now holds a token. Anything else a redirect leaves behind
  * is a typed wait for the host, not the SDK's bare "Unauthorized".
  */
 export class AuthorizingTransport extends StreamableHTTPClientTransport {
+  private readonly flow: FlowFetch;
+
   constructor(
     url: URL,
-    options: StreamableHTTPClientTransportOptions,
+    options: StreamableHTTPClientTransportOptions & { readonly fetch: FetchLike },
     private readonly guard: GuardedProvider,
     private readonly watch: ResendWatch,
   ) {
-    super(url, { ...options, authProvider: guard.provider });
+    const flow = new FlowFetch(options.fetch, url);
+    super(url, { ...options, fetch: flow.fetch, authProvider: guard.provider });
+    this.flow = flow;
   }
 
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: Parameters<StreamableHTTPClientTransport['send']>[1]): Promise<void> {
-    const before = this.guard.redirects();
-    try {
-      return await super.send(message, options);
-    } catch (error) {
-      if (error instanceof StreamableHTTPError && error.code === 401) throw new HttpAuthError(401, describeRefusedToken(this.watch.lastChallenge, ''));
-      if (!(error instanceof UnauthorizedError) || this.guard.redirects() === before) throw error;
-      const tokens = await this.guard.provider.tokens();
-      if (tokens?.access_token === undefined) {
-        throw new AuthorizationPendingError(
-          'authorization was started (the http.authProvider was asked to redirect to the authorization server) but no token is available yet; call again once it has one',
-        );
+    for (let authorizations = 0; ; ) {
+      const before = this.guard.redirects();
+      try {
+        if (authorizations === 0) return await super.send(message, options);
+        const resend = () => this.watch.resend(message, () => super.send(message, options));
+        if (authorizations < MAX_AUTHORIZATIONS) return await resend();
+        // Refused before the SDK could ask the provider for one authorization more.
+        return await this.flow.finalAttempt(message, `it was still refusing after ${MAX_AUTHORIZATIONS} authorizations for one request`, resend);
+      } catch (error) {
+        if (error instanceof StreamableHTTPError && error.code === 401) throw new HttpAuthError(401, describeRefusedToken(this.watch.lastChallenge, ''));
+        // The SDK's "403 after trying upscoping": the token the step-up obtained is refused too.
+        if (error instanceof StreamableHTTPError && error.code === 403) throw this.stepUpRefused();
+        if (!(error instanceof UnauthorizedError) || this.guard.redirects() === before) throw error;
+        const tokens = await this.guard.provider.tokens();
+        if (tokens?.access_token === undefined) {
+          throw new AuthorizationPendingError(
+            'authorization was started (the http.authProvider was asked to redirect to the authorization server) but no token is available yet; call again once it has one',
+          );
+        }
+        authorizations += 1;
       }
-      return this.watch.resend(message, () => super.send(message, options));
     }
+  }
+
+  override async close(): Promise<void> {
+    this.flow.close();
+    this.guard.close();
+    await super.close();
+  }
+
+  private stepUpRefused(): HttpAuthError {
+    const challenge = this.flow.lastRefusal?.challenge ?? null;
+    return new HttpAuthError(403, describeRefusedStepUp(403, challenge, 'it refused the token the http.authProvider step-up had just obtained'));
   }
 }

@@ -7,20 +7,22 @@
  * result instead of reconnecting: the host closed that source on purpose.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { raceSignal, settledWithin } from '../async.js';
+import { raceSignal, settledWithin, withDeadline } from '../async.js';
 import { ConfigError, RulvarError, SourceError, describeCause, withSafeCause } from '../errors.js';
+import { Redactor } from '../secrets/redactor.js';
 import { isToolError, toolError } from '../tools/tool-error.js';
 import type { McpToolSource, ToolContext, ToolDef, ToolSourceSession } from '../tools/types.js';
 import type { McpConfig } from './config-types.js';
 import { parseMcpConfig } from './config.js';
 import { importTools } from './import-tools.js';
 import { callOnSession, cancelled, type CallTarget } from './call.js';
+import type { CallProgress } from './progress-watch.js';
 import { RELEASE_WAIT_MS, connectSession } from './connect.js';
 import { HeaderHookError } from './http-fetch.js';
-import { Redactor } from './redact.js';
 import { ConnectFailure, type McpSession } from './session.js';
 import { defaultSourceId } from './source-id.js';
 import { assertTransportAvailable, type McpPlatform } from './transports.js';
+import type { Era } from './modern/revision.js';
 import { classifyWireError, isConnectionLost } from './wire-errors.js';
 
 export type Mcp = (config: McpConfig) => McpToolSource;
@@ -38,6 +40,8 @@ class McpSource implements McpToolSource {
   private connectAbort: AbortController | undefined;
   private session: McpSession | undefined;
   private driftRefusal: ConfigError | undefined;
+  /** The revision the last connection found (protocol 'auto' probes once per source, not per connect). */
+  private era: Era | undefined;
   private closing: Promise<void> | undefined;
   /** ToolDefs by the wire list they came from; a new sweep (or epoch) means a new list. */
   private readonly imported = new WeakMap<readonly Tool[], readonly ToolDef[]>();
@@ -62,10 +66,16 @@ class McpSource implements McpToolSource {
   private async snapshot(): Promise<ToolDef[]> {
     if (this.driftRefusal !== undefined) throw this.driftRefusal;
     const epoch = this.epoch;
-    const session = await this.liveSession();
+    // discoveryMs is the caller's wait for a list, so a handshake this sweep waits on counts.
+    const startedAt = Date.now();
+    const discoveryMs = this.config.timeouts?.discoveryMs;
+    const session = await this.sessionWithin(
+      discoveryMs,
+      () => new ConfigError('discovery.deadline', `${this.id}: tools/list sweep passed its deadline of ${discoveryMs} ms while connecting`),
+    );
     let wireTools;
     try {
-      wireTools = await session.listTools();
+      wireTools = await session.listTools(startedAt);
     } catch (error) {
       throw this.listFailure(error, session, epoch);
     }
@@ -107,6 +117,16 @@ class McpSource implements McpToolSource {
     return this.close();
   }
 
+  /**
+   * The current session, waited for at most `ms` when it has to connect first. Only this
+   * caller stops waiting: the connect carries on under its own bound (connectMs, else the
+   * SDK's), for whoever else waits on it and for the calls after.
+   */
+  private sessionWithin(ms: number | undefined, expired: () => Error): Promise<McpSession> {
+    const live = this.liveSession();
+    return ms === undefined || this.session?.usable === true ? live : withDeadline(live, ms, expired);
+  }
+
   /** The current session, connecting afresh when there is none or it was lost. */
   private liveSession(): Promise<McpSession> {
     if (this.session?.usable === true) return Promise.resolve(this.session);
@@ -118,13 +138,14 @@ class McpSource implements McpToolSource {
     // An in-process server takes one connection at a time: let a close() or a lost session
     // finish releasing it before connecting again.
     const released = Promise.all([this.closing, this.session?.shutdown()]);
-    const attempt = released.then(() => connectSession(this.config, this.platform, this.id, events, abort.signal, this.redactor)).then(
+    const attempt = released.then(() => connectSession(this.config, this.platform, this.id, events, abort.signal, this.redactor, this.era)).then(
       async (session) => {
         if (this.epoch !== epoch) {
           await session.shutdown();
           throw new SourceError('source.closed', `${this.id}: the source was closed while connecting`);
         }
         this.session = session;
+        this.era = session.era;
         return session;
       },
       (error: unknown) => {
@@ -159,7 +180,7 @@ class McpSource implements McpToolSource {
     if (this.epoch !== epoch) return new SourceError('source.closed', `${this.id}: the source was closed during tools/list`, { cause: error });
     // The sweep's own refusals (bounds, guards, names) are already typed and worded.
     if (RulvarError.is(error)) return error;
-    const failure = classifyWireError(error);
+    const failure = classifyWireError(error, session.stateless);
     if (failure.kind === 'hook') return this.hookFailure(error);
     if (isConnectionLost(failure)) session.markLost();
     const protocol = failure.kind === 'protocol' || failure.kind === 'server';
@@ -175,7 +196,13 @@ class McpSource implements McpToolSource {
   // Neither is an async function: every call of every imported tool runs through both, and a
   // warm call (the session usable) then costs no async frame of its own.
   private callTool(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
-    return this.callOnce(epoch, target, input, ctx).then((value) => this.redactor.output(value));
+    return this.callOnce(epoch, target, input, ctx).then((value) => this.scrubbed(value));
+  }
+
+  /** A result as the model may read it: a tool error's message and every string of an output scrubbed. */
+  private scrubbed(value: unknown): unknown {
+    if (!this.redactor.active) return value;
+    return isToolError(value) ? toolError(value.reason, this.redactor.text(value.message)) : this.redactor.value(value);
   }
 
   private callOnce(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
@@ -183,8 +210,9 @@ class McpSource implements McpToolSource {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return Promise.resolve(toolError('invalid_input', 'the arguments must be a JSON object'));
     }
-    const onSession = (session: McpSession): Promise<unknown> =>
-      callOnSession(session, this.id, target, input as Record<string, unknown>, ctx).then((value) =>
+    const report = this.progressOf(ctx);
+    const onSession = (session: McpSession, spentMs?: number): Promise<unknown> =>
+      callOnSession(session, this.id, target, input as Record<string, unknown>, ctx, spentMs, report).then((value) =>
         // A failure caused by close() says so, whatever the wire made of it.
         this.epoch !== epoch && isToolError(value) ? toolError('unavailable', `${this.id} was closed while the call was running`) : value,
       );
@@ -192,15 +220,36 @@ class McpSource implements McpToolSource {
     return session?.usable === true ? onSession(session) : this.connectThenCall(target, ctx, onSession);
   }
 
-  /** A call that must (re)connect first: only this can take long enough to race the call's signal. */
-  private async connectThenCall(target: CallTarget, ctx: ToolContext, onSession: (session: McpSession) => Promise<unknown>): Promise<unknown> {
+  /** Where a call's progress goes: the caller's ctx.progress, its message scrubbed like a result. */
+  private progressOf(ctx: ToolContext): CallProgress['onProgress'] {
+    const report = ctx.progress;
+    if (report === undefined) return undefined;
+    // The whole message is scrubbed before the bus cuts it, so no cut can split a secret.
+    return (progress, total, message) =>
+      report(progress, total as number | undefined, (typeof message === 'string' && this.redactor.active ? this.redactor.text(message) : message) as string | undefined);
+  }
+
+  /**
+   * A call that must (re)connect first: only this can take long enough to race the call's
+   * signal. callMs bounds the call as a whole, so the reconnect spends from it and the
+   * request gets what is left.
+   */
+  private async connectThenCall(
+    target: CallTarget,
+    ctx: ToolContext,
+    onSession: (session: McpSession, spentMs?: number) => Promise<unknown>,
+  ): Promise<unknown> {
+    const callMs = this.config.timeouts?.callMs;
+    const startedAt = Date.now();
+    const expiry = new Error(`${this.id} did not connect within timeouts.callMs = ${callMs} ms`);
     let session: McpSession;
     try {
-      session = await raceSignal(this.liveSession(), ctx.signal, () => new Error('cancelled'));
+      session = await raceSignal(this.sessionWithin(callMs, () => expiry), ctx.signal, () => new Error('cancelled'));
     } catch (error) {
       if (ctx.signal.aborted) return cancelled(target.name, ctx.signal);
+      if (error === expiry) return toolError('timeout', `${target.name} timed out: ${expiry.message}`);
       return toolError('unavailable', `${this.id} is unavailable: ${describeCause(error)}`);
     }
-    return onSession(session);
+    return onSession(session, Date.now() - startedAt);
   }
 }

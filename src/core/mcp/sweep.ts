@@ -10,8 +10,9 @@
  * digest for a long one, see cursor-digest.ts), so the guard costs a bounded amount per page
  * however large the cursors a server sends.
  * Bounds the host declares: maxTools (volume), maxPages (wire calls), listMs (one page) and
- * discoveryMs (the sweep as a unit; every page waits at most what is left of it, so a hung
- * last page fails at the deadline too).
+ * discoveryMs (the sweep as a unit, counted from `startedAt`, which is when tools() began and
+ * so includes a handshake it waited for; every page waits at most what is left of it, so a
+ * hung last page fails at the deadline too).
  */
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, SourceError } from '../errors.js';
@@ -27,11 +28,13 @@ export interface SweepLimits {
   readonly maxPages?: number | undefined;
   readonly listMs?: number | undefined;
   readonly discoveryMs?: number | undefined;
+  /** When the deadline's clock started (Date.now()); the sweep's own start by default. */
+  readonly startedAt?: number | undefined;
 }
 
 export async function sweepTools(listPage: ListPage, sourceId: string, limits: SweepLimits): Promise<Tool[]> {
   const { maxTools, maxPages, listMs, discoveryMs } = limits;
-  const deadline = discoveryMs === undefined ? undefined : Date.now() + discoveryMs;
+  const deadline = discoveryMs === undefined ? undefined : (limits.startedAt ?? Date.now()) + discoveryMs;
   const tools: Tool[] = [];
   /** Keys of every cursor this sweep has queried with. */
   const visited = new Set<string>();

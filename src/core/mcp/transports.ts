@@ -7,10 +7,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { raceSignal } from '../async.js';
 import { ConfigError } from '../errors.js';
-import type { McpConfig, StdioMcpConfig } from './config-types.js';
+import type { HttpOptions, McpConfig, StdioMcpConfig } from './config-types.js';
 import { createHeaderFetch } from './http-fetch.js';
+import type { ModernLink } from './modern/link.js';
 import { AuthorizingTransport, ResendWatch, guardProvider } from './oauth.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 
 /** What a runtime entry can add: the Node entry supplies stdio. */
 export interface McpPlatform {
@@ -28,11 +29,16 @@ export interface OpenedTransport {
 /** How long a polite session end (HTTP DELETE) may take before the wire is just closed. */
 const SESSION_END_MS = 2_000;
 
+/** Where a `createMcpHandler` handler served in process is reached: nothing leaves the process. */
+const IN_PROCESS_URL = 'http://inprocess.invalid/mcp';
+
+/** `link`: the 2026-07-28 wire's additions, absent when the source speaks 2025-11-25 only. */
 export async function openTransport(
   config: McpConfig,
   platform: McpPlatform,
   signal: AbortSignal,
   redactor: Redactor,
+  link?: ModernLink,
 ): Promise<OpenedTransport> {
   switch (config.transport) {
     case 'stdio': {
@@ -40,22 +46,17 @@ export async function openTransport(
       const transport = platform.stdio(config);
       return { transport, shutdown: () => transport.close() };
     }
-    case 'streamable-http': {
-      let overflow: ((error: Error) => void) | undefined;
-      const url = new URL(String(config.url));
-      const authProvider = config.http?.authProvider;
-      const guard = authProvider === undefined ? undefined : guardProvider(authProvider, redactor);
-      // Consulted only with a provider (authorizes), for the flow's own resends.
-      const watch = new ResendWatch();
-      const endpoint = { url, authorizes: guard !== undefined, onStepUp: () => guard?.stepUp(), onUnauthorized: watch.onUnauthorized };
-      const options = { fetch: createHeaderFetch(config.http?.headers, config.http?.fetch, (error) => overflow?.(error), redactor, endpoint) };
-      const transport = guard === undefined ? new StreamableHTTPClientTransport(url, options) : new AuthorizingTransport(url, options, guard, watch);
-      return { transport, shutdown: () => endHttpSession(transport), onOverflow: (handler) => (overflow = handler) };
-    }
+    case 'streamable-http':
+      return openHttp(new URL(String(config.url)), config.http, redactor, link);
     case 'inprocess': {
+      const { server } = config;
+      if (!('connect' in server)) {
+        const fetch = (input: string | URL, init?: RequestInit) => server.fetch(new Request(input, init));
+        return openHttp(new URL(IN_PROCESS_URL), { fetch }, redactor, link);
+      }
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       // The host's server may never finish connecting; close() must not wait on it for ever.
-      const connecting = Promise.resolve(config.server.connect(serverSide));
+      const connecting = Promise.resolve(server.connect(serverSide));
       try {
         await raceSignal(connecting, signal, () => new Error('the source was closed while the server was connecting'));
       } catch (error) {
@@ -67,6 +68,19 @@ export async function openTransport(
       return { transport: clientSide, shutdown: () => clientSide.close() };
     }
   }
+}
+
+function openHttp(url: URL, http: HttpOptions | undefined, redactor: Redactor, link: ModernLink | undefined): OpenedTransport {
+  let overflow: ((error: Error) => void) | undefined;
+  const authProvider = http?.authProvider;
+  const guard = authProvider === undefined ? undefined : guardProvider(authProvider, redactor, link !== undefined);
+  // Consulted only with a provider (authorizes), for the flow's own resends.
+  const watch = new ResendWatch();
+  const endpoint = { url, authorizes: guard !== undefined, onStepUp: (challenged: string | undefined) => guard?.stepUp(challenged), onUnauthorized: watch.onUnauthorized };
+  const fetch = createHeaderFetch(http?.headers, http?.fetch, (error) => overflow?.(error), redactor, endpoint);
+  const options = { fetch: link === undefined ? fetch : link.fetch(fetch, url) };
+  const transport = guard === undefined ? new StreamableHTTPClientTransport(url, options) : new AuthorizingTransport(url, options, guard, watch);
+  return { transport, shutdown: () => endHttpSession(transport), onOverflow: (handler) => (overflow = handler) };
 }
 
 /** Checked at construction too, so the edge entry refuses stdio before anything runs. */

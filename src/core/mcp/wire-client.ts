@@ -27,6 +27,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { withDeadline } from '../async.js';
 import { answerDefect, answeredId, markedDefect } from './answer-shape.js';
+import { ProgressWatches, withProgressToken, type CallProgress } from './progress-watch.js';
 
 export const CLIENT_INFO = Object.freeze({ name: '@rulvar/core', version: '0.1.0' });
 
@@ -41,6 +42,8 @@ export class ServerErrorResponse extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** The error's `data`, as the server sent it (a -32022 names the versions it supports there). */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -58,7 +61,7 @@ export class HandshakeTimeout extends Error {
 
 interface Outgoing {
   id?: string | number;
-  error?: { readonly code: number; readonly message: string };
+  error?: { readonly code: number; readonly message: string; readonly data?: unknown };
   /** A response (result or error) to it arrived: too late to abandon it. */
   answered?: boolean;
   /** Its caller gave up on it (see `abandon`). */
@@ -72,6 +75,8 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
   private readonly outgoing = new Map<string | number, Outgoing>();
   /** Set only while `super.request` runs: it sends synchronously, which is when the id is known. */
   private sending: Outgoing | undefined;
+  /** The progress tokens of requests in flight (progress-watch.ts). */
+  private readonly progress = new ProgressWatches();
 
   override async connect(transport: Transport): Promise<void> {
     const send = transport.send.bind(transport);
@@ -106,9 +111,15 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
       // A transport's stand-in for an answer it could not pass on (answer-shape.ts).
       const marked = markedDefect(error);
       if (marked !== undefined) entry.defect = marked;
-      else entry.error = { code: error.code, message: error.message };
+      else entry.error = { code: error.code, message: error.message, data: error.data };
     };
     await super.connect(transport);
+    // Progress is read here and never reaches the SDK (progress-watch.ts says why).
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) this.progress.notified(message.params);
+      else deliver?.(message, extra);
+    };
   }
 
   /**
@@ -120,14 +131,22 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
    * call: the SDK needs a signal of its own per request (it never removes its listener), and
    * Node spends more making one AbortSignal than on an in-process round trip. Here the only
    * per-call cost is one listener on `cancel`, removed when the request settles.
+   *
+   * `progress`: the request carries a fresh `progressToken`, and the server's progress for it
+   * is handed on (progress-watch.ts); with an idle window, the request is abandoned as timed
+   * out when none comes for that long.
    */
-  call<S extends AnySchema>(request: ClientRequest, resultSchema: S, options?: RequestOptions, cancel?: AbortSignal): Promise<SchemaOutput<S>> {
+  call<S extends AnySchema>(request: ClientRequest, resultSchema: S, options?: RequestOptions, cancel?: AbortSignal, progress?: CallProgress): Promise<SchemaOutput<S>> {
     if (cancel?.aborted === true) return Promise.reject(cancel.reason);
     const entry: Outgoing = {};
+    const token = progress === undefined ? undefined : this.progress.start(progress, (reason) => this.abandon(entry, reason));
     this.sending = entry;
     let pending: Promise<SchemaOutput<S>>;
     try {
-      pending = this.request(request, resultSchema, options);
+      pending = this.request(token === undefined ? request : withProgressToken(request, token), resultSchema, options);
+    } catch (error) {
+      if (token !== undefined) this.progress.stop(token);
+      throw error;
     } finally {
       this.sending = undefined;
     }
@@ -135,6 +154,7 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
     if (abandon !== undefined) cancel?.addEventListener('abort', abandon, { once: true });
     // Not an async function: this runs on every call, and an async frame is kept per call.
     const settle = () => {
+      if (token !== undefined) this.progress.stop(token);
       if (abandon !== undefined) cancel?.removeEventListener('abort', abandon);
       if (entry.id !== undefined) this.outgoing.delete(entry.id);
     };
@@ -146,7 +166,7 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
       (error: unknown) => {
         settle();
         if (entry.defect !== undefined) throw new MalformedAnswer(`the server answered with ${entry.defect}`);
-        throw entry.error === undefined ? error : new ServerErrorResponse(entry.error.code, entry.error.message);
+        throw entry.error === undefined ? error : new ServerErrorResponse(entry.error.code, entry.error.message, entry.error.data);
       },
     );
   }
@@ -175,10 +195,12 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
     if (requestId === undefined || entry.answered === true || entry.abandoned === true) return;
     entry.abandoned = true;
     const message = String(reason);
-    this.transport?.onmessage?.({ jsonrpc: '2.0', id: requestId, error: { code: ErrorCode.RequestTimeout, message } });
+    // The server is told first: on the 2026-07-28 HTTP wire, telling it is aborting the
+    // request's exchange (modern/link.ts), which must still be known when it is asked to.
     this.notification({ method: 'notifications/cancelled', params: { requestId, reason: message } }).catch((error: unknown) =>
       this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`)),
     );
+    this.transport?.onmessage?.({ jsonrpc: '2.0', id: requestId, error: { code: ErrorCode.RequestTimeout, message } });
   }
 
   /**
@@ -189,6 +211,11 @@ export class WireClient extends Protocol<ClientRequest, ClientNotification, Clie
    */
   async open(transport: Transport, timeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MSEC): Promise<void> {
     await this.connect(transport);
+    await this.handshake(transport, timeoutMs);
+  }
+
+  /** The initialize handshake on a connected transport, as `open` runs it. */
+  async handshake(transport: Transport, timeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MSEC): Promise<void> {
     try {
       const result = await this.call(
         {

@@ -33,7 +33,8 @@ export type WireFailure =
   | { readonly kind: 'rejected'; readonly message: string }
   | { readonly kind: 'lost'; readonly message: string };
 
-export function classifyWireError(error: unknown): WireFailure {
+/** `stateless`: the 2026-07-28 HTTP wire, where a 400 or 404 is one refused request, not a lost session. */
+export function classifyWireError(error: unknown, stateless = false): WireFailure {
   const message = describeCause(error);
   if (error instanceof ServerErrorResponse) return { kind: 'server', message, code: error.code };
   // An McpError that did not arrive as a response was made by the SDK itself: its timer,
@@ -50,7 +51,7 @@ export function classifyWireError(error: unknown): WireFailure {
   if (error instanceof StreamableHTTPError) {
     // Servers answer a session they no longer know with 404 (the spec) or 400 (the SDK's own
     // "Server not initialized" / "No valid session ID"): either way, start a new session.
-    return error.code === 404 || error.code === 400 ? { kind: 'lost', message } : { kind: 'rejected', message };
+    return (error.code === 404 || error.code === 400) && !stateless ? { kind: 'lost', message } : { kind: 'rejected', message };
   }
   // The SDK's answer to a request made after its transport went away.
   if (error instanceof Error && error.message === 'Not connected') return { kind: 'lost', message };

@@ -16,7 +16,7 @@
  * signal aborts while a callback is pending: the chain stops waiting and denies.
  */
 import { quoteName } from '../tools/names.js';
-import { mergeConfigList, type MergedPermissionConfig } from './merge.js';
+import { mergeConfig, mergeConfigList, type MergedPermissionConfig } from './merge.js';
 import { byDefault, byRules, finish, type Judgement } from './judgement.js';
 import type { PermissionConfig, PermissionDecision, PermissionEvaluation, ToolCallInfo, Verdict } from './types.js';
 
@@ -113,7 +113,7 @@ export function judgePermission(
 ): Promise<Judgement> {
   let policy: MergedPermissionConfig;
   try {
-    policy = config === undefined ? NOTHING_TO_MERGE : mergeConfigList(isConfigList(config) ? config : [config]);
+    policy = config === undefined ? NOTHING_TO_MERGE : isConfigList(config) ? mergeConfigList(config) : mergeConfig(config);
   } catch (error) {
     return Promise.reject(error);
   }

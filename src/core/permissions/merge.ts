@@ -20,8 +20,8 @@
  * - approvalDeadlineMs, approvalTimeoutDecision: the last config that sets one wins; the
  *   more specific scope knows its approvers' timing.
  */
-import { compilePermissionPreset, compiledPreset } from './presets.js';
-import type { CanUseTool, DomainRule, PermissionConfig, PermissionHook, PermissionRule } from './types.js';
+import { compilePermissionPreset, compiledPreset, isPermissionPreset } from './presets.js';
+import type { CanUseTool, DomainRule, PermissionConfig, PermissionHook, PermissionPreset, PermissionRule } from './types.js';
 import { validatePermissionConfig } from './validate.js';
 
 /** A merged config always carries every list (possibly empty), so readers need no fallback. */
@@ -44,7 +44,7 @@ export function mergeConfigList(configs: ReadonlyArray<PermissionConfig | undefi
   // dispatchTool without permissions merges nothing on every call: one frozen answer for it.
   if (!configs.some(isDefined)) return NOTHING_MERGED;
   // One config (a call's own, or a profile's alone) is the usual case, on every call.
-  if (configs.length === 1 && configs[0] !== undefined) return mergeOne(configs[0]);
+  if (configs.length === 1 && configs[0] !== undefined) return mergeConfig(configs[0]);
   const hooks: PermissionHook[] = [];
   const deny: PermissionRule[] = [];
   const ask: PermissionRule[] = [];
@@ -87,15 +87,20 @@ export function mergeConfigList(configs: ReadonlyArray<PermissionConfig | undefi
  * The same as the general merge of a one-config list, without its intermediate arrays: the
  * preset's frozen lists are used as they are when the config adds no rules of its own.
  */
-function mergeOne(config: PermissionConfig): MergedPermissionConfig {
+export function mergeConfig(config: PermissionConfig): MergedPermissionConfig {
   validatePermissionConfig(config, 'permissions');
-  const compiled = config.preset === undefined ? undefined : compiledPreset(config.preset);
-  const { canUseTool, approvalDeadlineMs, approvalTimeoutDecision } = config;
+  const { preset, hooks, deny, ask, domains, canUseTool, approvalDeadlineMs, approvalTimeoutDecision } = config;
+  // A bare preset (`{ preset: 'standard' }`, what most calls carry) merges to the same
+  // frozen config every time: made once, not on every call. (Checked again here: a getter
+  // need not answer as it did to validation, and compiledPreset refuses what it answers now.)
+  const bare = hooks === undefined && deny === undefined && ask === undefined && domains === undefined && canUseTool === undefined;
+  if (bare && approvalDeadlineMs === undefined && approvalTimeoutDecision === undefined && isPermissionPreset(preset)) return PRESET_ONLY[preset];
+  const compiled = preset === undefined ? undefined : compiledPreset(preset);
   return Object.freeze({
-    hooks: frozenList(config.hooks, undefined),
-    deny: frozenList(config.deny, compiled?.deny),
-    ask: frozenList(config.ask, compiled?.ask),
-    domains: frozenList(config.domains, undefined),
+    hooks: frozenList(hooks, undefined),
+    deny: frozenList(deny, compiled?.deny),
+    ask: frozenList(ask, compiled?.ask),
+    domains: frozenList(domains, undefined),
     ...(canUseTool === undefined ? {} : { canUseTool }),
     ...(approvalDeadlineMs === undefined ? {} : { approvalDeadlineMs }),
     ...(approvalTimeoutDecision === undefined ? {} : { approvalTimeoutDecision }),
@@ -120,6 +125,18 @@ const NOTHING_MERGED: MergedPermissionConfig = Object.freeze({
   ask: Object.freeze([]),
   domains: Object.freeze([]),
 });
+
+/** What a config holding only a preset merges to, one per preset: as mergeConfig builds it, once. */
+const PRESET_ONLY: Readonly<Record<PermissionPreset, MergedPermissionConfig>> = Object.freeze({
+  strict: presetOnly('strict'),
+  standard: presetOnly('standard'),
+  open: presetOnly('open'),
+});
+
+function presetOnly(preset: PermissionPreset): MergedPermissionConfig {
+  const compiled = compiledPreset(preset);
+  return Object.freeze({ hooks: NO_ENTRIES, deny: compiled.deny, ask: compiled.ask, domains: NO_ENTRIES });
+}
 
 /**
  * The same preset twice (engine and profile both `strict`) yields the same frozen rule

@@ -1,28 +1,48 @@
 /**
  * The compiled validators of every admitted tool, kept beside the ToolDef rather than on it
- * (ToolDef stays a plain public shape). Admission happens once per ToolDef; dispatching only
- * looks the result up (validators themselves may compile on first use, see admission.ts).
+ * as a public member (ToolDef stays a plain public shape). Admission happens once per
+ * ToolDef; dispatching only looks the result up (validators themselves may compile on first
+ * use, see admission.ts).
+ *
+ * A sealed ToolDef (bus/contract-memo.ts: the library's own frozen ToolDef, whose schemas
+ * never change) carries its record in a private slot, an own non-enumerable property under
+ * a symbol no other module can name, set before it is frozen: no weak map entry per tool
+ * (a 10,000-tool toolset made the collector's ephemeron work show in every resolve). The
+ * record names the ToolDef it belongs to, so an object that merely inherits from a sealed
+ * ToolDef (Object.create) is not taken for it. Any other ToolDef is admitted on first use
+ * and remembered by identity.
  */
 import type { ToolDef } from '../tools/types.js';
 import { quoteName } from '../tools/names.js';
-import { admitSchemaForm } from './admission.js';
+import { admitSchema } from './admission.js';
 import type { CompiledSchema } from './validate.js';
-import type { SchemaObject } from './walk.js';
 
 export interface AdmittedTool {
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
 }
 
+/** What a sealed ToolDef's slot holds: its validators and the ToolDef itself. */
+export interface AdmittedRecord extends AdmittedTool {
+  readonly tool: ToolDef;
+}
+
+export const ADMITTED: unique symbol = Symbol('rulvar: admitted tool');
+
+type Slotted = { readonly [ADMITTED]?: AdmittedRecord };
+
+/** The record in `tool`'s own slot, if it is a sealed ToolDef. */
+export function admittedRecord(tool: object): AdmittedRecord | undefined {
+  const record = (tool as Slotted)[ADMITTED];
+  return record !== undefined && record.tool === tool ? record : undefined;
+}
+
 /**
- * What admitting a tool just now made of its schemas: for each, the canonical-order private
- * copy when it had one (admission.ts). Only a fresh admission hands these out: they show the
- * schema as it was when admitted, which is the schema as it is only in the same synchronous
- * stretch (resolveToolset hashes right after admitting).
+ * Gives `def` (not yet frozen) its slot. `record.tool` must be `def`, and `def` is frozen
+ * right after by the caller: the slot is neither writable nor configurable.
  */
-export interface FreshForms {
-  readonly parameters: SchemaObject | undefined;
-  readonly outputSchema: SchemaObject | undefined;
+export function setAdmittedRecord(def: object, record: AdmittedRecord): void {
+  Object.defineProperty(def, ADMITTED, { value: record });
 }
 
 const admitted = new WeakMap<ToolDef, AdmittedTool>();
@@ -30,22 +50,13 @@ const admitted = new WeakMap<ToolDef, AdmittedTool>();
 /** Admits a tool's schemas (throws `schema.unsupported`) and remembers its validators. */
 export function admitTool(tool: ToolDef, origin: string): AdmittedTool {
   // Every dispatch looks its tool up here: the known entry, with nothing allocated around it.
-  return admitted.get(tool) ?? admitToolFresh(tool, origin).admitted;
-}
-
-/** As admitTool, also giving the fresh forms; `forms` is undefined when the tool was admitted before. */
-export function admitToolFresh(tool: ToolDef, origin: string): { readonly admitted: AdmittedTool; readonly forms: FreshForms | undefined } {
-  const known = admitted.get(tool);
-  if (known !== undefined) return { admitted: known, forms: undefined };
-  const where = () => `${origin}: tool ${quoteName(tool.name)}`;
-  const input = admitSchemaForm(tool.parameters, () => `${where()} parameters`);
-  const output = tool.outputSchema === undefined ? undefined : admitSchemaForm(tool.outputSchema, () => `${where()} outputSchema`);
-  const entry: AdmittedTool = { input: input.validator, output: output?.validator };
+  const known = admittedRecord(tool) ?? admitted.get(tool);
+  if (known !== undefined) return known;
+  const where = `${origin}: tool ${quoteName(tool.name)}`;
+  const entry: AdmittedTool = {
+    input: admitSchema(tool.parameters, `${where} parameters`),
+    output: tool.outputSchema === undefined ? undefined : admitSchema(tool.outputSchema, `${where} outputSchema`),
+  };
   admitted.set(tool, entry);
-  return { admitted: entry, forms: { parameters: input.form, outputSchema: output?.form } };
-}
-
-/** Records validators compiled before the ToolDef existed (tool() checks the host's schema first). */
-export function rememberAdmitted(tool: ToolDef, entry: AdmittedTool): void {
-  admitted.set(tool, entry);
+  return entry;
 }

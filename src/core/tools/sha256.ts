@@ -8,7 +8,7 @@
  * against WebCrypto's in every runtime (test/core/sha256.suite.ts).
  *
  * Bounded like everything else over hostile input: linear in the text's length, no recursion,
- * one scratch block per call.
+ * buffers kept from call to call (a long text gets its own).
  */
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
@@ -29,24 +29,50 @@ const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
+/**
+ * Where a text is encoded and padded, and the state and message schedule, kept from call to
+ * call: the function is synchronous, so one call at a time uses them, and a spawn's keys
+ * (two digests of a few hundred bytes each) then allocate nothing but the hex. A text that
+ * may need more than SCRATCH_BYTES once encoded gets buffers of its own.
+ */
+const SCRATCH_BYTES = 8 * 1024;
+const scratch = new Uint8Array(SCRATCH_BYTES + 72);
+const state = new Int32Array(8);
+const schedule = new Int32Array(64);
+
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, as WebCrypto would give it. */
 export function sha256HexSync(text: string): string {
-  const bytes = encoder.encode(text);
+  let bytes = scratch;
+  let length: number;
+  // A UTF-16 unit takes at most 3 UTF-8 bytes, so such a text always fits the scratch.
+  if (text.length * 3 <= SCRATCH_BYTES) length = encoder.encodeInto(text, scratch).written;
+  else {
+    const encoded = encoder.encode(text);
+    length = encoded.length;
+    bytes = new Uint8Array(length + 72);
+    bytes.set(encoded);
+  }
   // The message, a 0x80 byte, zeros, and the bit length in the last 8 bytes of a 64-byte block.
-  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  const bits = bytes.length * 8;
-  view.setUint32(padded.length - 8, Math.floor(bits / 0x100000000));
-  view.setUint32(padded.length - 4, bits >>> 0);
+  const end = Math.ceil((length + 9) / 64) * 64;
+  bytes.fill(0, length, end);
+  bytes[length] = 0x80;
+  const bits = length * 8;
+  writeUint32(bytes, end - 8, Math.floor(bits / 0x100000000));
+  writeUint32(bytes, end - 4, bits >>> 0);
 
-  const h = Int32Array.from(INITIAL);
-  const w = new Int32Array(64);
-  for (let block = 0; block < padded.length; block += 64) compress(h, w, padded, block);
+  state.set(INITIAL);
+  for (let block = 0; block < end; block += 64) compress(state, schedule, bytes, block);
   let hex = '';
-  for (const word of h) hex += `${HEX[(word >>> 24) & 0xff]}${HEX[(word >>> 16) & 0xff]}${HEX[(word >>> 8) & 0xff]}${HEX[word & 0xff]}`;
+  for (const word of state) hex += `${HEX[(word >>> 24) & 0xff]}${HEX[(word >>> 16) & 0xff]}${HEX[(word >>> 8) & 0xff]}${HEX[word & 0xff]}`;
   return hex;
+}
+
+/** `value` big-endian at `at`. */
+function writeUint32(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value >>> 24;
+  bytes[at + 1] = value >>> 16;
+  bytes[at + 2] = value >>> 8;
+  bytes[at + 3] = value;
 }
 
 /** One 64-byte block into the state `h`; `w` is scratch for the message schedule. */

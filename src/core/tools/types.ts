@@ -3,6 +3,11 @@
  * tools are the same ToolDef; nothing downstream can tell them apart.
  */
 
+import type { ReportProgress } from './progress.js';
+
+export type { ReportProgress, ToolProgress } from './progress.js';
+
+/** What a tool can do, as the host labels it; permission presets and rules decide by it. */
 export type ToolRisk = 'read' | 'write' | 'network' | 'execute' | 'destructive';
 
 export const TOOL_RISKS: readonly ToolRisk[] = Object.freeze([
@@ -40,6 +45,12 @@ export interface ToolContext {
    * `tools/call` request, under IDEMPOTENCY_META_KEY.
    */
   readonly idempotencyKey?: string;
+  /**
+   * Set when the caller listens for progress (the engine always does): report how far the
+   * call is. Each report becomes a `tool:progress` event; `progress` must be finite and grow
+   * with every report, and reports are coalesced to one per 100 ms (tools/progress.ts).
+   */
+  readonly progress?: ReportProgress;
 }
 
 export interface ToolDef {

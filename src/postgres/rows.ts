@@ -1,0 +1,70 @@
+/**
+ * Entries on their way into the entries table and back out. Going in, a batch becomes one
+ * JSON array text (the statement splits it with json_array_elements, each element keeping
+ * its text). Coming out, nothing is trusted: anyone with access to the database can write a
+ * row, so each must sit at its place in the run, be at most MAX_ENTRY_BYTES (the query sends
+ * only the size of a larger one, never its text) and parse to a JSON object, or the load is
+ * `journal.corrupt` naming the run and the entry.
+ */
+import { ConfigError, describeCause, RulvarError } from '../core/errors.js';
+import type { JournalEntry } from '../core/journal/entries.js';
+
+/** Largest entry written or read, as UTF-8: fileJournal's bound on one line. */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+const encoder = new TextEncoder();
+
+/** The batch as one JSON array text; refuses what JSON cannot hold or what is too large. */
+export function batchText(runId: string, entries: readonly JournalEntry[], expectedLength: number): string {
+  if (!Array.isArray(entries)) throw new ConfigError('config.invalid_value', `postgresJournal: the entries appended to run ${JSON.stringify(runId)} are not a list`);
+  const texts = entries.map((entry, i) => {
+    const index = expectedLength + i;
+    let text: string | undefined;
+    try {
+      text = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? JSON.stringify(entry) : undefined;
+    } catch (error) {
+      throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is not JSON (${describeCause(error)})`);
+    }
+    if (text === undefined || !text.startsWith('{')) throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is not a JSON object`);
+    // Three bytes per UTF-16 unit at most: only a text that could be too large is measured.
+    if (text.length * 3 > MAX_ENTRY_BYTES && encoder.encode(text).byteLength > MAX_ENTRY_BYTES) {
+      throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is over the ${MAX_ENTRY_BYTES} bytes an entry may hold`);
+    }
+    return text;
+  });
+  return `[${texts.join(',')}]`;
+}
+
+/** A row of a load: `entry` is NULL when the entry is over the bound (`bytes` says by how much). */
+interface EntryRow {
+  readonly position?: unknown;
+  readonly entry?: unknown;
+  readonly bytes?: unknown;
+}
+
+/** The run's entries from its rows, ordered by position. */
+export function entriesOf(runId: string, rows: readonly unknown[]): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  const corrupt = (index: number, what: string) => new RulvarError('journal.corrupt', `run ${JSON.stringify(runId)}: journal entry ${index} ${what}`);
+  for (const [index, row] of rows.entries()) {
+    const { position, entry, bytes } = (typeof row === 'object' && row !== null ? row : {}) as EntryRow;
+    // Positions come back as numbers, or as strings under a pool's own type parsers.
+    const at = typeof position === 'number' || typeof position === 'string' ? Number(position) : Number.NaN;
+    if (at !== index) throw corrupt(index, Number.isInteger(at) && at > index ? 'is missing' : 'is out of place');
+    if (entry === null && Number(bytes) > MAX_ENTRY_BYTES) throw corrupt(index, `is ${String(bytes)} bytes, over the ${MAX_ENTRY_BYTES} an entry may hold`);
+    if (typeof entry !== 'string') throw corrupt(index, 'is not text');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(entry);
+    } catch {
+      throw corrupt(index, 'is not JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw corrupt(index, 'is not a JSON object');
+    entries.push(parsed as JournalEntry);
+  }
+  return entries;
+}
+
+/** The select list of a load: the entry's text only when it is within the bound. */
+export const ENTRY_COLUMNS = (alias: string) =>
+  `${alias}.position, CASE WHEN octet_length(${alias}.entry::text) <= ${MAX_ENTRY_BYTES} THEN ${alias}.entry::text END AS entry, octet_length(${alias}.entry::text) AS bytes`;
