@@ -230,8 +230,11 @@ export function engineLeasesSuite(h: SuiteHarness): void {
       const gaps = timed.slice(1).map((at, i) => at - timed[i]!);
       gaps.sort((x, y) => x - y);
       expect(timed.length).toBeGreaterThanOrEqual(4);
-      expect(gaps[0]).toBeGreaterThan(LEASE_MS / 3 - 60);
-      expect(gaps[Math.floor(gaps.length / 2)]).toBeLessThan((LEASE_MS / 3) * 1.5);
+      // The median gap, from both sides: one renewal a loaded machine ran late shortens the
+      // gap after it, so no single gap is bounded below (a twice-as-often timer gives ~100).
+      const median = gaps[Math.floor(gaps.length / 2)]!;
+      expect(median).toBeGreaterThan((LEASE_MS / 3) * 0.7);
+      expect(median).toBeLessThan((LEASE_MS / 3) * 1.5);
     }, 30_000);
 
     h.it('a second handle of the same engine on a run it works is refused run.claimed; refusals and completed runs claim nothing', async () => {
