@@ -317,8 +317,10 @@ export function engineBoundsSuite(h: SuiteHarness): void {
           const reference = await attempts[i]!.reference!;
           // Against a timer of the same length set at the failure, not against Date.now(): a
           // timer runs from the event loop's cached clock, which a loaded machine leaves
-          // behind, so both fire a few ms sooner than the wall clock says.
-          expect(next).toBeGreaterThanOrEqual(reference - 3);
+          // behind, so both fire a few ms sooner than the wall clock says. Which of the two
+          // runs first is the runtime's choice (Chromium may run the retry's first), hence
+          // a tenth of the delay either way below; a halved delay is still far outside it.
+          expect(next).toBeGreaterThanOrEqual(reference - delay / 10);
           expect(next - reference).toBeLessThan(delay / 3);
         }
       });
@@ -347,7 +349,7 @@ export function engineBoundsSuite(h: SuiteHarness): void {
         const { adapter, attempts } = failing(1, [100]);
         expect(await runOnce({ adapters: [adapter], defaults: { model: 'flaky:m', retry: { maxRetries: 1, baseDelayMs: 200 } } })).toEqual({ status: 'completed', value: 'ok' });
         const reference = await attempts[0]!.reference!;
-        expect(attempts[1]!.at).toBeGreaterThanOrEqual(reference - 3);
+        expect(attempts[1]!.at).toBeGreaterThanOrEqual(reference - 10);
         expect(attempts[1]!.at - reference).toBeLessThan(50);
       } finally {
         Math.random = random;
