@@ -159,7 +159,8 @@ export function journalContractSuite(h: ContractHarness, name: string, subject: 
         // Compared member by member: a 70 MB diff would drown a failure's message.
         for (let i = 0; i < 7; i += 1) expect(loaded[i + 1]).toEqual(results[i]);
         expect(loaded[8]).toEqual(step(8));
-      }), 60_000);
+        // A guard against a hang only: 70 MB through a store, on a gate running two lanes at once.
+      }), 180_000);
     }
 
     h.it('of writers racing at one expectedLength exactly one wins; the others are journal.conflict', withStore(async ({ store, twin }) => {

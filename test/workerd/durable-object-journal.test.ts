@@ -18,6 +18,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/index.js';
 import type { RequestReport } from './fixtures/journal-worker.js';
+import { objectFetch } from './object-fetch.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -26,12 +27,6 @@ const RUN_ID = 'invoice 7/€';
 const CASE_TIMEOUT_MS = 60_000;
 /** The fixture's memo, too big for one storage value on either backend. */
 const MEMO = '€'.repeat(1_200_000);
-
-/** The part of a Durable Object namespace binding used here (no Workers types in this repo). */
-interface RunsNamespace {
-  idFromName(name: string): unknown;
-  get(id: unknown): { fetch(url: string, init: RequestInit): Promise<Response> };
-}
 
 /** Under `npm test` (RULVAR_TEST_DIST=1) the Worker runs the built package, as core.test.ts does. */
 const builtPackage: Plugin = {
@@ -72,10 +67,8 @@ function startMiniflare(useSQLite: boolean, persist: string): Miniflare {
 }
 
 async function call<T>(mf: Miniflare, route: string, body?: unknown, query = ''): Promise<T> {
-  const namespace = (await mf.getDurableObjectNamespace('RUNS')) as unknown as RunsNamespace;
-  const stub = namespace.get(namespace.idFromName('invoices'));
   const init = body === undefined ? { method: route === '/journal' || route === '/alarm' ? 'GET' : 'POST' } : { method: 'POST', body: JSON.stringify(body) };
-  const res = await stub.fetch(`http://runs${route}?run=${encodeURIComponent(RUN_ID)}${query}`, init);
+  const res = await objectFetch(mf, 'invoices')(`http://runs${route}?run=${encodeURIComponent(RUN_ID)}${query}`, init);
   if (!res.ok) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }

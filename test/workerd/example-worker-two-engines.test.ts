@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/index.js';
 import { root, startRemote, TOKEN, type Remote } from './example-worker-harness.js';
 import type { DecideReport } from './example-worker-two-engines.js';
+import { objectFetch } from './object-fetch.js';
 
 // The fixture imports @rulvar/core, which is dist/: runs under npm test (RULVAR_TEST_DIST=1).
 const enabled = process.env['RULVAR_TEST_DIST'] === '1';
@@ -28,11 +29,6 @@ const RUN_ID = 'two-engines-1';
 
 /** The request that did not get the lease: refused before it acted. */
 const LOSER = { status: 'failed', code: 'run.claimed', saves: 0 } as const;
-
-interface RunsNamespace {
-  idFromName(name: string): unknown;
-  get(id: unknown): { fetch(url: string, init?: RequestInit): Promise<Response> };
-}
 
 let remote: Remote;
 let outdir: string;
@@ -72,10 +68,8 @@ afterAll(async () => {
 });
 
 async function call<T>(route: string, body?: unknown): Promise<T> {
-  const namespace = (await mf.getDurableObjectNamespace('RUNS')) as unknown as RunsNamespace;
-  const stub = namespace.get(namespace.idFromName(RUN_ID));
   const init = body === undefined ? { method: 'GET' } : { method: 'POST', body: JSON.stringify(body) };
-  const res = await stub.fetch(`http://run${route}?run=${encodeURIComponent(RUN_ID)}`, init);
+  const res = await objectFetch(mf, RUN_ID)(`http://run${route}?run=${encodeURIComponent(RUN_ID)}`, init);
   if (!res.ok) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }

@@ -14,6 +14,7 @@
 import { durableObjectJournal, type DurableObjectStorageLike, type JournalStore, type RunOutcome } from '@rulvar/core';
 import { openEngine, taskWorkflow } from '../../examples/worker/src/agent.js';
 import type { WorkerConfig } from '../../examples/worker/src/config.js';
+import { forwardToObject } from './fixtures/forward-to-object.js';
 
 interface StateLike {
   readonly storage: DurableObjectStorageLike & { put(key: string, value: unknown): Promise<void> };
@@ -111,8 +112,4 @@ export class TwoEngines {
   }
 }
 
-export default {
-  fetch(): Response {
-    return new Response('use the RUNS namespace', { status: 404 });
-  },
-};
+export default forwardToObject('RUNS');

@@ -12,15 +12,11 @@ import { build, type Plugin } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullName, type CaseResult } from './harness.js';
+import { objectFetch } from './object-fetch.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const outfile = path.join(here, '.bundle', 'journal-contract-worker.js');
-
-interface ContractNamespace {
-  idFromName(name: string): unknown;
-  get(id: unknown): { fetch(url: string, init?: RequestInit): Promise<Response> };
-}
 
 /** Under `npm test` (RULVAR_TEST_DIST=1) the Worker runs the built package, as core.test.ts does. */
 const builtPackage: Plugin = {
@@ -54,14 +50,13 @@ for (const [backend, useSQLite] of [['SQLite-backed', true], ['KV-backed', false
     durableObjects: { CONTRACT: { className: 'ContractRun', useSQLite } },
     durableObjectsPersist: path.join(persist, backend),
   });
-  const namespace = (await mf.getDurableObjectNamespace('CONTRACT')) as unknown as ContractNamespace;
-  const object = namespace.get(namespace.idFromName('contract'));
-  const paths = (await (await object.fetch('http://contract/cases')).json()) as string[][];
+  const object = objectFetch(mf, 'contract');
+  const paths = (await (await object('http://contract/cases')).json()) as string[][];
   const results = new Map<string, CaseResult>();
 
   describe(`${backend} Durable Object`, () => {
     beforeAll(async () => {
-      const res = await object.fetch('http://contract/run', { method: 'POST' });
+      const res = await object('http://contract/run', { method: 'POST' });
       if (!res.ok) throw new Error(`POST /run answered ${res.status}: ${await res.text()}`);
       for (const result of (await res.json()) as CaseResult[]) results.set(result.name, result);
     }, 300_000);
