@@ -76,34 +76,8 @@ export { compilePermissionPreset, PERMISSION_PRESETS } from './permissions/prese
 export { mergePermissionConfigs } from './permissions/merge.js';
 export { validatePermissionConfig } from './permissions/validate.js';
 export { evaluatePermission } from './permissions/chain.js';
-export type { ToolCallPart, Message, ToolSpec, ModelRequest, ModelResponse, ModelAdapter, ModelDelta, StopReason } from './model/types.js';
 export { secretRedactor } from './secrets/redactor.js';
-export type { FileJournalOptions, JournalLease, JournalStore, LeaseRequest } from './journal/store.js';
-export type { JournalEntry, JournalEntryType, ResolvedBy } from './journal/entries.js';
-export { JOURNAL_FORMAT } from './journal/entries.js';
-export { memoryJournal } from './journal/memory.js';
-export { durableObjectJournal, type DurableObjectStorageLike, type DurableObjectTransactionLike, type DurableObjectListOptionsLike } from './journal/durable-object.js';
-export type { EngineEvents, EngineEventName, EngineListener } from './engine/events.js';
-export type {
-  AgentProfile,
-  AgentOptions,
-  AgentResult,
-  ApprovalDecision,
-  Engine,
-  EngineOptions,
-  PendingApproval,
-  ResolveOptions as ApprovalResolveOptions,
-  ResumeOptions,
-  RetryPolicy,
-  RunHandle,
-  RunOptions,
-  RunOutcome,
-  Workflow,
-  WorkflowContext,
-} from './engine/types.js';
-export type { WorkOptions } from './engine/work.js';
-export { createEngine } from './engine/engine.js';
-export type { EngineTracer, TraceAttributeValue, TraceContext, TraceSpan, TraceSpanContext, TraceSpanOptions } from './engine/trace-types.js';
-export { defineWorkflow } from './engine/workflow.js';
+// The engine's surface (models, journals, createEngine, workflows, traces) is @rulvar/core/engine's.
+export * from './engine/index.js';
 export { runApprovedCall } from './bus/dispatch.js';
 export { IDEMPOTENCY_META_KEY } from './tools/idempotency.js';

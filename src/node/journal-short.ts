@@ -29,13 +29,8 @@ export class ShortHoldings {
 
   /** Every entry of the run: under the lock, or without it while a live lease holds it (up to the last whole line). */
   async load(runId: string, lockPath: string, stayedLocked: (runId: string) => Error): Promise<JournalEntry[]> {
-    let file: JournalFile;
-    try {
-      file = await this.fs.openExisting(this.runPath(runId));
-    } catch (error) {
-      if (codeOf(error) === 'ENOENT') return [];
-      throw error;
-    }
+    const file = await this.openIfAny(runId);
+    if (file === undefined) return [];
     try {
       const got = await acquire(this.fs, lockPath, LOCK_WAIT_MS);
       if (!isHeld(got) && !got.lease) throw stayedLocked(runId);
@@ -96,17 +91,22 @@ export class ShortHoldings {
   }
 
   private async readAll(runId: string): Promise<JournalEntry[]> {
-    let file: JournalFile;
-    try {
-      file = await this.fs.openExisting(this.runPath(runId));
-    } catch (error) {
-      if (codeOf(error) === 'ENOENT') return [];
-      throw error;
-    }
+    const file = await this.openIfAny(runId);
+    if (file === undefined) return [];
     try {
       return (await scanLines(file, START_OF_FILE, (await file.stat()).size, runId)).entries;
     } finally {
       await file.close();
+    }
+  }
+
+  /** The run's file, or undefined when it has none (a run never written holds no entries). */
+  private async openIfAny(runId: string): Promise<JournalFile | undefined> {
+    try {
+      return await this.fs.openExisting(this.runPath(runId));
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return undefined;
+      throw error;
     }
   }
 

@@ -6,8 +6,9 @@
  * only the size of a larger one, never its text) and parse to a JSON object, or the load is
  * `journal.corrupt` naming the run and the entry.
  */
-import { ConfigError, describeCause, RulvarError } from '../core/errors.js';
+import { ConfigError, RulvarError } from '../core/errors.js';
 import type { JournalEntry } from '../core/journal/entries.js';
+import { entryText } from '../core/journal/entry-text.js';
 
 /** Largest entry written or read, as UTF-8: fileJournal's bound on one line. */
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -19,13 +20,7 @@ export function batchText(runId: string, entries: readonly JournalEntry[], expec
   if (!Array.isArray(entries)) throw new ConfigError('config.invalid_value', `postgresJournal: the entries appended to run ${JSON.stringify(runId)} are not a list`);
   const texts = entries.map((entry, i) => {
     const index = expectedLength + i;
-    let text: string | undefined;
-    try {
-      text = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? JSON.stringify(entry) : undefined;
-    } catch (error) {
-      throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is not JSON (${describeCause(error)})`);
-    }
-    if (text === undefined || !text.startsWith('{')) throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is not a JSON object`);
+    const text = entryText(entry, index, runId);
     // Three bytes per UTF-16 unit at most: only a text that could be too large is measured.
     if (text.length * 3 > MAX_ENTRY_BYTES && encoder.encode(text).byteLength > MAX_ENTRY_BYTES) {
       throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is over the ${MAX_ENTRY_BYTES} bytes an entry may hold`);

@@ -137,9 +137,10 @@ describe('fileJournal: an append under the lease', () => {
 
   it('a lease not renewed within ms is lost though nobody took the run: run.lease_lost, and its release frees the run', async () => {
     const journal = fileJournal({ dir });
-    const lease = await journal.claim!('r1', { holder: 'a', ms: 150 });
+    // Long enough for the first append on a loaded gate (150 ms once was not).
+    const lease = await journal.claim!('r1', { holder: 'a', ms: 1_000 });
     await lease.append([step('a')], 0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(await codeOf(lease.append([step('late')], 1))).toBe('run.lease_lost');
     expect(await codeOf(lease.renew())).toBe('run.lease_lost');
     await lease.release();

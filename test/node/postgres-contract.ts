@@ -206,9 +206,10 @@ export function journalContract(name: string, subject: ContractSubject): void {
 
       it('an expired lease nobody took is still lost: its holder writes nothing', async () => {
         const { store } = await subject.fresh();
-        const lease = await store.claim!('r', { holder: 'a', ms: 200 });
+        // Long enough for the first append on a loaded gate; a lease of 150 ms once was not (file).
+        const lease = await store.claim!('r', { holder: 'a', ms: 1_000 });
         await lease.append([step(0)], 0);
-        await sleep(400);
+        await sleep(1_200);
         expect(await codeOf(lease.append([step(1)], 1))).toBe('run.lease_lost');
         expect(await codeOf(lease.renew())).toBe('run.lease_lost');
         expect(await store.load('r')).toEqual([step(0)]);

@@ -220,7 +220,8 @@ describe('postgresJournal: many pools at once', { timeout: 30_000 }, () => {
     blocker.release();
     const taken = await claiming;
     await appending;
-    expect(order).toEqual(['old appended', 'new claimed']);
+    // Which of the two callbacks runs first is up to two sockets' order of arrival, not the
+    // server's: that the claim came after the commit shows in what the new holder loads.
     expect(await taken.load()).toEqual(steps(0, 2));
     expect(await codeOf(lease.append([step(2)], 2))).toBe('run.lease_lost');
   });

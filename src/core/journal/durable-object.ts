@@ -12,8 +12,9 @@
  * long run costs the same per append as a short one. A load lists the parts of the indexes
  * below the length, page by page, and joins them.
  */
-import { ConfigError, describeCause, RulvarError } from '../errors.js';
+import { ConfigError, RulvarError } from '../errors.js';
 import type { JournalEntry } from './entries.js';
+import { entryText } from './entry-text.js';
 import { claimDurableLease, type Fence } from './durable-object-lease.js';
 import type { JournalStore } from './store.js';
 
@@ -136,13 +137,7 @@ function describeRunId(runId: unknown): string {
 
 /** Entry `index`'s keys and JSON parts, each small enough for any backend. */
 function partsOf(entry: JournalEntry, keys: RunKeys, index: number, runId: string): Record<string, string> {
-  let text: string | undefined;
-  try {
-    text = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? JSON.stringify(entry) : undefined;
-  } catch (error) {
-    throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is not JSON (${describeCause(error)})`);
-  }
-  if (text === undefined || !text.startsWith('{')) throw new ConfigError('config.invalid_value', `journal entry ${index} of run ${JSON.stringify(runId)} is not a JSON object`);
+  const text = entryText(entry, index, runId);
   const slices: string[] = [];
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + MAX_PART_UNITS, text.length);
