@@ -9,12 +9,19 @@
  * durable journal needs (each response and each result with its audit as JSON text, kept in
  * an array: no copy, no freeze, no index, no store). It shows how much of the engine's
  * distance to the hand loop is the journal itself, which the overhead target does not allow for.
+ * Issue 28's: the same run with a tracer that records nothing (`@opentelemetry/api`'s tracer
+ * with no provider registered, what a host that wires tracing but samples a run out pays) and
+ * with one that records every span in memory (sdk-trace-base), against the untraced run.
+ * Without a tracer the engine holds no RunTrace at all, and no built module imports the API
+ * (test/node/dist.test.ts): the untraced run is the floor these two are printed against.
  * Each timed sample is a batch of BATCH runs: one run is well under a millisecond, too short
  * to time alone next to the collection the harness runs before each sample.
  */
 import { compare, median, printTable, type Variant } from './harness.js';
 import { library } from './library.js';
 import { measured, printTargets, type Row } from './report.js';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 type Message = import('../src/node/index.js').Message;
 
@@ -85,6 +92,15 @@ export async function benchEngine(options: { warmup: number; iterations: number 
     const outcome = await library.createEngine(engineOptions).run(workflow, {}).result;
     if (outcome.status !== 'completed') throw new Error(`bench run ${outcome.status}`);
   };
+  const noopTracer = trace.getTracer('rulvar-bench');
+  const exporter = new InMemorySpanExporter();
+  const recordingTracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('rulvar-bench');
+  const viaTracedEngine = (tracer: typeof noopTracer) => async () => {
+    const outcome = await library.createEngine({ ...engineOptions, tracer }).run(workflow, {}).result;
+    if (outcome.status !== 'completed') throw new Error(`bench traced run ${outcome.status}`);
+  };
+  // One run's spans: the run, its agent, a chat span per turn and an execute_tool span per call.
+  const spansPerRun = 2 + TURNS + (TURNS - 1);
   const batch = (once: () => Promise<void>) => async () => {
     for (let i = 0; i < BATCH; i += 1) await once();
   };
@@ -113,10 +129,14 @@ export async function benchEngine(options: { warmup: number; iterations: number 
     { name: 'bound: that loop + a JSON-text journal', run: batch(journaledLoop) },
     { name: 'rulvar: engine run', run: batch(viaEngine) },
     replay,
+    { name: 'rulvar: engine run, a non-recording tracer', run: batch(viaTracedEngine(noopTracer)) },
+    { name: 'rulvar: engine run, spans recorded in memory', setup: async () => exporter.reset(), run: batch(viaTracedEngine(recordingTracer)) },
   ];
   const stats = await compare(variants, options);
+  if (exporter.getFinishedSpans().length !== BATCH * spansPerRun) throw new Error(`bench: ${exporter.getFinishedSpans().length} spans recorded, expected ${BATCH * spansPerRun}`);
   printTable(`engine: a ${TURNS}-turn agent, one native tool call per turn (${BATCH} runs per sample)`, stats, variants[0]?.name ?? '');
   const at = (i: number) => median(stats, variants[i]?.name ?? '');
+  const traced = (name: string) => median(stats, name);
   const rows = [
     measured({
       name: 'rulvar: engine run',
@@ -140,6 +160,21 @@ export async function benchEngine(options: { warmup: number; iterations: number 
       floor: at(2),
       values: [at(3)],
       target: RESUME_TARGET,
+    }),
+    measured({
+      name: 'rulvar: engine run, a non-recording tracer',
+      comparison: `that engine run with a tracer that records nothing (\`@opentelemetry/api\` with no provider: ${spansPerRun} spans started and ended), vs the untraced run`,
+      floorLabel: 'untraced run',
+      floor: at(2),
+      values: [traced('rulvar: engine run, a non-recording tracer')],
+      note: '(printed: the issue sets no figure for a tracer given; absent, nothing of tracing runs)',
+    }),
+    measured({
+      name: 'rulvar: engine run, spans recorded in memory',
+      comparison: 'the same, every span recorded by sdk-trace-base (`SimpleSpanProcessor` into `InMemorySpanExporter`)',
+      floor: at(2),
+      values: [traced('rulvar: engine run, spans recorded in memory')],
+      note: '(printed: the exporter\'s own cost)',
     }),
   ];
   printTargets(rows);

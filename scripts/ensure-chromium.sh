@@ -16,19 +16,14 @@ if ! command -v apt-get >/dev/null 2>&1; then
   exit 1
 fi
 
-# CI runs as root; a developer machine may have sudo. Never prompt: -n fails instead.
-if [[ $(id -u) -eq 0 ]]; then
-  SUDO=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  SUDO=(sudo -n)
-else
+source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+if ! root_prefix; then
   echo "ensure-chromium: $CHROMIUM is missing and installing it needs root." >&2
   echo "Run: sudo apt-get install -y chromium   (or set CHROMIUM_PATH to a Chromium binary)" >&2
   exit 1
 fi
 
 echo "ensure-chromium: installing Debian's chromium package (about 25 s)..." >&2
-source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
 apt_install "${SUDO[@]}" -- chromium >/dev/null
 
 if [[ ! -x "$CHROMIUM" ]]; then

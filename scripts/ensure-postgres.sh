@@ -56,18 +56,14 @@ if ! command -v apt-get >/dev/null 2>&1; then
   exit 1
 fi
 
-if [[ $(id -u) -eq 0 ]]; then
-  SUDO=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  SUDO=(sudo -n)
-else
+source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+if ! root_prefix; then
   echo "ensure-postgres: PostgreSQL is missing and installing it needs root." >&2
   echo "Run: sudo apt-get install -y postgresql   (or set RULVAR_TEST_POSTGRES_URL)" >&2
   exit 1
 fi
 
 echo "ensure-postgres: installing Debian's postgresql package..." >&2
-source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
 apt_install "${SUDO[@]}" -- postgresql
 
 if ! bin=$(find_bin); then

@@ -9,6 +9,8 @@
  * server can make the parser hold no more than `maxEventBytes` (plus one chunk).
  */
 
+import { joinBytes } from '../core/bytes.js';
+
 export interface SseEvent {
   /** The `event` field, `message` when the event named none. */
   readonly event: string;
@@ -106,16 +108,6 @@ export class SseParser {
       throw new SseRefusal('undecodable');
     }
   }
-}
-
-function joinBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** An event's data as a JSON object, or undefined when it is not one (the mappers refuse it typed). */

@@ -17,6 +17,7 @@ import type { JournalEntry } from '../core/journal/entries.js';
 import { utf8Length } from '../core/schema/byte-size.js';
 import { MAX_LINE_BYTES } from './journal-lines.js';
 import { isEntry } from './journal-shape.js';
+import { joinBytes } from '../core/bytes.js';
 
 /**
  * UTF-16 units of entry text per piece. A piece's text is part of JSON.stringify's output, so
@@ -54,7 +55,7 @@ export function encodeAppend(runId: string, entries: JournalEntry[]): EncodedApp
 export function batchOf(texts: readonly string[]): EncodedAppend {
   const body = texts.flatMap((text) => linesOf(text)).map((line) => encoder.encode(line));
   const bytes = body.reduce((sum, line) => sum + line.byteLength, 0);
-  return { bytes: concat([encoder.encode(`${JSON.stringify({ batch: { bytes, entries: texts.length } })}\n`), ...body]), lines: body.length + 1 };
+  return { bytes: joinBytes([encoder.encode(`${JSON.stringify({ batch: { bytes, entries: texts.length } })}\n`), ...body]), lines: body.length + 1 };
 }
 
 function json(runId: string, entry: JournalEntry): string {
@@ -84,16 +85,6 @@ function utf8Bytes(texts: readonly string[]): number {
   let bytes = texts.length === 1 ? 1 : texts.length + 2;
   for (const text of texts) bytes += utf8Length(text);
   return bytes;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
 }
 
 const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;

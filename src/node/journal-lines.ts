@@ -19,6 +19,7 @@ import type { JournalEntry } from '../core/journal/entries.js';
 import { BatchReader } from './journal-batch.js';
 import type { JournalFile } from './journal-fs.js';
 import { entriesOf } from './journal-shape.js';
+import { joinBytes } from '../core/bytes.js';
 
 /** Longest line read (or written): a bound on what one line may make a reader buffer. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -74,7 +75,7 @@ export async function scanLines(file: JournalFile, from: LinePosition, size: num
         if (batch === undefined) throw fail(lines, `is over ${MAX_LINE_BYTES} bytes`);
         return damaged(batch);
       }
-      const bytes = pending.length === 0 ? chunk.subarray(start, lf) : concat([...pending, chunk.subarray(start, lf)], length);
+      const bytes = pending.length === 0 ? chunk.subarray(start, lf) : joinBytes([...pending, chunk.subarray(start, lf)], length);
       const lineEnd = chunkStart + lf + 1;
       pending = [];
       pendingBytes = 0;
@@ -128,14 +129,4 @@ function parse(decoder: TextDecoder, bytes: Uint8Array): unknown {
     // Invalid UTF-8 or invalid JSON: both are what a torn write leaves.
     return NOT_JSON;
   }
-}
-
-function concat(parts: readonly Uint8Array[], bytes: number): Uint8Array {
-  const whole = new Uint8Array(bytes);
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
 }

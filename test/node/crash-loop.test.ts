@@ -1,7 +1,12 @@
 /**
  * The crash loop: a 5-turn workflow on fileJournal (a step, then an agent whose turns 0-3 each
- * call a tool with a side effect), SIGKILLed at a seeded random moment, once or twice, then
- * resumed by a fresh process until it completes. Each iteration must end with the value of an
+ * call a tool with a side effect), SIGKILLed at a seeded random point, once or twice, then
+ * resumed by a fresh process until it completes. The seed picks the point as a count of
+ * journal lines, and the child is killed as soon as its file has that many: a point in the
+ * run's progress, not a moment on a clock (a loaded machine stretched the time before a run's
+ * first append so far that kills timed from the child's start landed before run:start or
+ * after run:end, and none mid-run). Between the line seen and the kill the child goes on, so
+ * kills also fall between a request or a side effect and its journal entry. Each iteration must end with the value of an
  * uninterrupted run and keep the journal's promise (crash-loop-ledger.ts): nothing journaled
  * is paid for again; a model request or side effect is repeated only when the kill fell
  * between it and its journal entry. The counts of those, and of the kills' other effects, are
@@ -38,24 +43,26 @@ function mulberry32(seed: number): () => number {
 
 let bundles: Bundles;
 let expected: unknown;
-/** How long an uninterrupted child runs after saying `ready`: the span kills are spread over. */
+/** How long an uninterrupted child runs after saying `ready` (printed). */
 let runMs = 0;
-/** How far the span may drift from the clean runs' (see where kills are counted). */
-let minRunMs = 0;
-let maxRunMs = 0;
+/** The lines of an uninterrupted run's journal file: the points a kill is picked among. */
+let runLines = 0;
 
 beforeAll(async () => {
   bundles = await bundleFixtures(['crash-loop-child']);
-  // The fastest of three clean runs: one slowed by a burst of load elsewhere would spread the
-  // kills past the end of most runs, and too few would land mid-run.
-  runMs = Infinity;
-  for (let clean = 0; clean < 3; clean += 1) runMs = Math.min(runMs, await cleanRun());
-  [minRunMs, maxRunMs] = [runMs / 8, runMs * 8];
+  ({ ms: runMs, lines: runLines } = await cleanRun());
 }, 90_000);
 afterAll(() => bundles.remove());
 
-/** One uninterrupted run: checks it and keeps its value as `expected`; resolves to its length after `ready`. */
-async function cleanRun(): Promise<number> {
+const linesIn = (file: string): number => {
+  if (!existsSync(file)) return 0;
+  let lines = 0;
+  for (const byte of readFileSync(file)) if (byte === 0x0a) lines += 1;
+  return lines;
+};
+
+/** One uninterrupted run: checks it and keeps its value as `expected`; its length after `ready`, and its journal's lines. */
+async function cleanRun(): Promise<{ ms: number; lines: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rulvar-crash-'));
   try {
     const child = startChild(bundles.path('crash-loop-child'), [dir, RUN_ID, 'clean', path.join(dir, 'requests'), path.join(dir, 'effects')]);
@@ -66,7 +73,9 @@ async function cleanRun(): Promise<number> {
     expect(expected).toMatchObject({ status: 'completed' });
     expect(readFileSync(path.join(dir, 'requests'), 'utf8')).toBe('clean 0\nclean 1\nclean 2\nclean 3\nclean 4\n');
     expect(readFileSync(path.join(dir, 'effects'), 'utf8').split('\n')).toHaveLength(5);
-    return ms;
+    const lines = linesIn(path.join(dir, `${RUN_ID}.jsonl`));
+    expect(lines).toBeGreaterThan(10);
+    return { ms, lines };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -100,10 +109,13 @@ async function iteration(seed: number, tally: Tally): Promise<void> {
       let killed = false;
       if (k < kills) {
         await child.line((l) => l === 'ready');
-        await sleep(random() * runMs * 1.2);
+        // A count of lines from what the file holds now to one short of a whole run's.
+        const held = linesIn(file);
+        const target = held + Math.floor(random() * Math.max(1, runLines - held));
+        let exited = false;
+        void child.exited.then(() => (exited = true));
+        while (!exited && linesIn(file) < target) await sleep(1);
         killed = (await child.kill()) === 'SIGKILL';
-        // It ended before the kill: runs go faster than the span says (see below).
-        if (!killed) runMs = Math.max(runMs / 1.3, minRunMs);
         tally.kills += Number(killed);
         if (existsSync(`${file}.lock`)) tally.staleLocks += 1;
         if (existsSync(file) && !readFileSync(file, 'utf8').endsWith('\n') && readFileSync(file).byteLength > 0) tally.tornTails += 1;
@@ -114,12 +126,6 @@ async function iteration(seed: number, tally: Tally): Promise<void> {
         if (after.entries === 0) tally.beforeStart += 1;
         else if (after.ended) tally.afterEnd += 1;
         else tally.midRun += 1;
-        // The span follows the machine: a kill before the run started means runs go slower
-        // than the clean runs did (load elsewhere), one after its end (or a run that ended
-        // before its kill) that they go faster. The seed still picks where in the span each
-        // kill falls.
-        if (after.entries === 0) runMs = Math.min(runMs * 1.3, maxRunMs);
-        else if (after.ended) runMs = Math.max(runMs / 1.3, minRunMs);
       }
       processes.push({ tag, killed, before, after });
       if (k > kills + 2) throw new Error(`seed ${seed}: no completed outcome after ${k + 1} processes`);
@@ -149,7 +155,7 @@ it(`survives ${ITERATIONS} seeded SIGKILLs of a 5-turn run: same value, nothing 
   console.log(
     `crash loop: ${ITERATIONS} iterations, ${tally.kills} kills (${tally.beforeStart} before run:start, ${tally.midRun} mid-run, ${tally.afterEnd} after run:end); ` +
       `repeated inside the window: ${tally.repeatedRequests} model requests, ${tally.repeatedEffects} side effects; ` +
-      `${tally.staleLocks} stale locks broken, ${tally.tornTails} torn tails; uninterrupted run ${runMs.toFixed(0)} ms; ${seconds} s`,
+      `${tally.staleLocks} stale locks broken, ${tally.tornTails} torn tails; uninterrupted run ${runMs.toFixed(0)} ms, ${runLines} lines; ${seconds} s`,
   );
   expect(tally.midRun).toBeGreaterThan(ITERATIONS / 4);
 }, 180_000);

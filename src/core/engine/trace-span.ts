@@ -96,8 +96,12 @@ export class TracedSpan {
 
   set(attributes: Attributes): void {
     if (this.ended) return;
-    for (const [key, value] of Object.entries(cleanAll(attributes, this.clean))) {
-      if (value !== undefined) guard(() => this.span?.setAttribute(key, value));
+    const span = this.span;
+    if (span === undefined) return;
+    const clean = cleanAll(attributes, this.clean);
+    for (const key in clean) {
+      const value = clean[key];
+      if (value !== undefined) guard(() => span.setAttribute(key, value));
     }
   }
 
@@ -133,14 +137,45 @@ export class TracedSpan {
   }
 }
 
-/** Every string of `attributes` scrubbed and bounded; undefined members left out. */
+/**
+ * Every string of `attributes` scrubbed and bounded; undefined members left out. The common
+ * case (every value set, every string already clean) hands back `attributes` itself: a span
+ * per model turn and per tool call made a copy each, which was most of what tracing cost
+ * with a tracer that records nothing.
+ */
 function cleanAll(attributes: Attributes, clean: Clean): Attributes {
+  let out: Attributes | undefined;
+  for (const key in attributes) {
+    const value = attributes[key];
+    const cleaned = value === undefined ? undefined : typeof value === 'string' ? clean(value) : Array.isArray(value) ? cleanList(value, clean) : value;
+    if (out === undefined) {
+      if (cleaned === value && value !== undefined) continue;
+      out = copyBefore(attributes, key);
+    }
+    if (cleaned !== undefined) out[key] = cleaned;
+  }
+  return out ?? attributes;
+}
+
+/** The members of `attributes` before `stop`, as they are (cleanAll found them clean). */
+function copyBefore(attributes: Attributes, stop: string): Attributes {
   const out: Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === undefined) continue;
-    out[key] = typeof value === 'string' ? clean(value) : Array.isArray(value) ? (value.slice(0, 100).map((v: unknown) => (typeof v === 'string' ? clean(v) : v)) as TraceAttributeValue) : value;
+  for (const key in attributes) {
+    if (key === stop) break;
+    out[key] = attributes[key];
   }
   return out;
+}
+
+/** A list attribute: at most 100 members, its strings cleaned; the list itself when nothing changed. */
+function cleanList(list: readonly unknown[], clean: Clean): TraceAttributeValue {
+  let changed = list.length > 100;
+  const out = list.slice(0, 100).map((v: unknown) => {
+    const cleaned = typeof v === 'string' ? clean(v) : v;
+    changed ||= cleaned !== v;
+    return cleaned;
+  });
+  return (changed ? out : list) as TraceAttributeValue;
 }
 
 const HEX32 = /^[0-9a-f]{32}$/;

@@ -7,37 +7,26 @@
  */
 import { settledWithin } from '../async.js';
 import { ConfigError } from '../errors.js';
-import type { McpConfig } from './config-types.js';
-import { McpSession, type SessionEvents } from './session.js';
-import type { Redactor } from '../secrets/redactor.js';
-import type { McpPlatform } from './transports.js';
-import type { Era } from './modern/revision.js';
+import { McpSession, type SessionOpening } from './session.js';
 
 /** How long releasing a half-open connection may take (a stdio group end is at most ~4 s). */
 export const RELEASE_WAIT_MS = 6_000;
 
-export async function connectSession(
-  config: McpConfig,
-  platform: McpPlatform,
-  sourceId: string,
-  events: SessionEvents,
-  signal: AbortSignal,
-  redactor: Redactor,
-  hint?: Era,
-): Promise<McpSession> {
+export async function connectSession(opening: SessionOpening, signal: AbortSignal): Promise<McpSession> {
+  const { config, sourceId } = opening;
   const connectMs = config.timeouts?.connectMs;
-  if (connectMs === undefined) return McpSession.open(config, platform, sourceId, events, signal, redactor, hint);
+  if (connectMs === undefined) return McpSession.open(opening, signal);
 
   const local = new AbortController();
   const forward = () => local.abort();
   signal.addEventListener('abort', forward, { once: true });
-  const opening = McpSession.open(config, platform, sourceId, events, local.signal, redactor, hint);
+  const opened = McpSession.open(opening, local.signal);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<'expired'>((resolve) => {
     timer = setTimeout(() => resolve('expired'), connectMs);
   });
   try {
-    const winner = await Promise.race([opening, expired]);
+    const winner = await Promise.race([opened, expired]);
     if (winner !== 'expired') return winner;
   } finally {
     clearTimeout(timer);
@@ -45,8 +34,8 @@ export async function connectSession(
   }
   local.abort();
   // If the handshake finished in the same instant, the abort came too late to release it.
-  void opening.then((session) => session.shutdown(), () => undefined);
-  await settledWithin(opening, RELEASE_WAIT_MS);
+  void opened.then((session) => session.shutdown(), () => undefined);
+  await settledWithin(opened, RELEASE_WAIT_MS);
   throw new ConfigError(
     'connect.timeout',
     `${sourceId}: the MCP handshake did not finish within timeouts.connectMs = ${connectMs} ms; the connection was released`,

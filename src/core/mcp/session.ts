@@ -33,6 +33,17 @@ export interface SessionEvents {
   onListChanged(): void;
 }
 
+/** What opening a session takes, besides the signal that tears it down. */
+export interface SessionOpening {
+  readonly config: McpConfig;
+  readonly platform: McpPlatform;
+  readonly sourceId: string;
+  readonly events: SessionEvents;
+  readonly redactor: Redactor;
+  /** The revision an earlier session of this source spoke, when one did. */
+  readonly hint?: Era | undefined;
+}
+
 /** A failed connect: `message` says why in words, `cause` keeps the original for sorting. */
 export class ConnectFailure extends Error {
   override readonly name = 'ConnectFailure';
@@ -73,33 +84,18 @@ export class McpSession {
    * `signal` (close() does) tears the half-open connection down at once rather than waiting
    * out a slow handshake.
    */
-  static async open(
-    config: McpConfig,
-    platform: McpPlatform,
-    sourceId: string,
-    events: SessionEvents,
-    signal: AbortSignal,
-    redactor: Redactor,
-    hint?: Era,
-  ): Promise<McpSession> {
+  static async open(opening: SessionOpening, signal: AbortSignal): Promise<McpSession> {
     try {
-      return await McpSession.openOnce(config, platform, sourceId, events, signal, redactor, hint);
+      return await McpSession.openOnce(opening, signal);
     } catch (error) {
       // A server that exits on the `auto` probe is a legacy server: start it again for initialize.
       if (!(error instanceof ConnectFailure && error.cause instanceof EraRetry)) throw error;
-      return McpSession.openOnce(config, platform, sourceId, events, signal, redactor, error.cause.era);
+      return McpSession.openOnce({ ...opening, hint: error.cause.era }, signal);
     }
   }
 
-  private static async openOnce(
-    config: McpConfig,
-    platform: McpPlatform,
-    sourceId: string,
-    events: SessionEvents,
-    signal: AbortSignal,
-    redactor: Redactor,
-    hint: Era | undefined,
-  ): Promise<McpSession> {
+  private static async openOnce(opening: SessionOpening, signal: AbortSignal): Promise<McpSession> {
+    const { config, platform, sourceId, events, redactor, hint } = opening;
     const client = new WireClient();
     const protocol = config.protocol ?? LEGACY;
     const http = config.transport === 'streamable-http' || (config.transport === 'inprocess' && !('connect' in config.server));

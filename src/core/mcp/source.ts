@@ -138,7 +138,7 @@ class McpSource implements McpToolSource {
     // An in-process server takes one connection at a time: let a close() or a lost session
     // finish releasing it before connecting again.
     const released = Promise.all([this.closing, this.session?.shutdown()]);
-    const attempt = released.then(() => connectSession(this.config, this.platform, this.id, events, abort.signal, this.redactor, this.era)).then(
+    const attempt = released.then(() => connectSession({ config: this.config, platform: this.platform, sourceId: this.id, events, redactor: this.redactor, hint: this.era }, abort.signal)).then(
       async (session) => {
         if (this.epoch !== epoch) {
           await session.shutdown();
