@@ -1,5 +1,5 @@
 /**
- * `postgresJournal({ pool, table?, timeoutMs? })`: the JournalStore of a PostgreSQL database,
+ * `postgresJournal({ pool, table?, timeoutMs?, preparedStatements? })`: the JournalStore of a PostgreSQL database,
  * shared by every process that uses the same tables. An append is one statement: it inserts
  * the batch at positions expectedLength… only when the entry before the first is there, and
  * the primary key (run_id, position) refuses a position taken by a racing append, so a stale
@@ -20,7 +20,7 @@ import { watchRuns } from './watch.js';
 /** How long one operation may take (waiting for a client included) when `timeoutMs` is not given. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 2_147_483_647;
-const KNOWN_OPTIONS = new Set(['pool', 'table', 'timeoutMs']);
+const KNOWN_OPTIONS = new Set(['pool', 'table', 'timeoutMs', 'preparedStatements']);
 
 /**
  * A JournalStore in PostgreSQL over the application's own pool: tables made on first use,
@@ -28,9 +28,9 @@ const KNOWN_OPTIONS = new Set(['pool', 'table', 'timeoutMs']);
  * database clock, `runs()` and a LISTEN/NOTIFY `watch` (docs/journals.md, "PostgreSQL").
  */
 export function postgresJournal(options: PostgresJournalOptions): JournalStore {
-  const { pool, table = DEFAULT_TABLE, timeoutMs = DEFAULT_TIMEOUT_MS } = checkOptions(options);
+  const { pool, table = DEFAULT_TABLE, timeoutMs = DEFAULT_TIMEOUT_MS, preparedStatements = true } = checkOptions(options);
   const tables = tableNames(table);
-  const q = queries(tables, statements(tables), session(pool, timeoutMs));
+  const q = queries(tables, statements(tables), session(pool, timeoutMs), preparedStatements);
   const { sql } = q;
 
   return {
@@ -66,9 +66,12 @@ export function postgresJournal(options: PostgresJournalOptions): JournalStore {
 }
 
 function checkOptions(options: PostgresJournalOptions): PostgresJournalOptions {
-  if (typeof options !== 'object' || options === null) throw new ConfigError('config.invalid_value', 'postgresJournal needs options: { pool, table?, timeoutMs? }');
+  if (typeof options !== 'object' || options === null) throw new ConfigError('config.invalid_value', 'postgresJournal needs options: { pool, table?, timeoutMs?, preparedStatements? }');
   for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) throw new ConfigError('config.unknown_key', `postgresJournal does not take ${JSON.stringify(key)} (it takes pool, table, timeoutMs)`);
+    if (!KNOWN_OPTIONS.has(key)) throw new ConfigError('config.unknown_key', `postgresJournal does not take ${JSON.stringify(key)} (it takes pool, table, timeoutMs, preparedStatements)`);
+  }
+  if (options.preparedStatements !== undefined && typeof options.preparedStatements !== 'boolean') {
+    throw new ConfigError('config.invalid_value', `postgresJournal: preparedStatements is true or false, not a ${typeof options.preparedStatements}`);
   }
   if (typeof options.pool?.connect !== 'function') throw new ConfigError('config.invalid_value', 'postgresJournal needs pool: a pg.Pool (an object with connect())');
   const { timeoutMs } = options;

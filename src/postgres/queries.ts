@@ -25,8 +25,12 @@ export interface Queries {
   ready(): Promise<void>;
 }
 
-export function queries(tables: TableNames, sql: Statements, session: Session): Queries {
+export function queries(tables: TableNames, sql: Statements, session: Session, named = true): Queries {
   let prepared: Promise<void> | undefined;
+  // The store's own statements by name: the table's and the statement's (at most 62 bytes, under
+  // Postgres's 63), so two stores on other tables of one pool never share a name. Anything
+  // else (a count for a conflict's message) runs unnamed.
+  const names = new Map<string, string>(named ? Object.entries(sql).map(([key, text]) => [text, `rulvar_${tables.name}_${key}`]) : []);
   const ready = () =>
     (prepared ??= session.use(`preparing table "${tables.name}"`, (client) => prepareTables(client, tables)).catch((error: unknown) => {
       // A failed first use is tried again by the next operation (the database may be back).
@@ -38,7 +42,8 @@ export function queries(tables: TableNames, sql: Statements, session: Session): 
     await ready();
     return session.use(what, async (client) => {
       try {
-        const result = await client.query(text, values);
+        const name = names.get(text);
+        const result = name === undefined ? await client.query(text, values) : await client.query({ name, text, values });
         return (Array.isArray(result?.rows) ? result.rows : []) as readonly Record<string, unknown>[];
       } catch (error) {
         throw refused?.(error) ?? error;

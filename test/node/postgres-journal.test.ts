@@ -91,6 +91,22 @@ describe('postgresJournal: its tables', { timeout: 30_000 }, () => {
     }
   });
 
+  it("runs its statements prepared once per connection by default, and unnamed with preparedStatements: false", async () => {
+    const prepared = async (preparedStatements?: boolean) => {
+      const pool = await openPool({ max: 1 });
+      const table = freshTable();
+      const store = postgresJournal({ pool, table, ...(preparedStatements === undefined ? {} : { preparedStatements }) });
+      for (let n = 0; n < 3; n += 1) await store.append('r', [step(n)], n);
+      expect((await store.load('r')).length).toBe(3);
+      // The pool's one connection is the one the store used: its session's statements.
+      const { rows } = await pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name');
+      await pool.end();
+      return rows.map((row) => row.name.replace(table, '<table>'));
+    };
+    expect(await prepared()).toEqual(['rulvar_<table>_append', 'rulvar_<table>_load']);
+    expect(await prepared(false)).toEqual([]);
+  });
+
   it('refuses options it cannot use', async () => {
     const pool = await openPool();
     for (const [options, code] of [
@@ -107,6 +123,7 @@ describe('postgresJournal: its tables', { timeout: 30_000 }, () => {
       [{ pool, timeoutMs: 0 }, 'config.invalid_value'],
       [{ pool, timeoutMs: 1.5 }, 'config.invalid_value'],
       [{ pool, timeoutMs: '100' }, 'config.invalid_value'],
+      [{ pool, preparedStatements: 'yes' }, 'config.invalid_value'],
     ] as const) {
       let error: unknown;
       try {
