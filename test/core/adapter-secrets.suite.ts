@@ -145,6 +145,38 @@ export function adapterSecretsSuite(h: SuiteHarness): void {
       expect((await runWith(quoting(answers(), undefined))).trace).toContain(KEY);
     });
 
+    h.it("a native tool's result quoting the key is scrubbed by the same redact before the model, the events and the journal see it", async () => {
+      const requests: string[] = [];
+      const model = quoting(answers(), h.lib.secretRedactor([KEY]));
+      const generate = model.generate.bind(model);
+      model.generate = async (request, signal) => (requests.push(JSON.stringify(request.messages)), generate(request, signal));
+      const leaky = h.lib.tool({ name: 'lookup', description: 'Echoes its environment.', parameters: { type: 'object' }, execute: () => ({ env: { API_KEY: KEY }, note: `Bearer ${KEY}`, [KEY]: true }) });
+      const journal = h.lib.memoryJournal();
+      const engine = h.lib.createEngine({ adapters: [model], journal, defaults: { model: 'custom:m' } });
+      const handle = engine.run(h.lib.defineWorkflow({ name: 'leaky' }, async (ctx) => (await ctx.agent('go', { tools: [leaky] })).history), undefined);
+      const events: unknown[] = [];
+      handle.on('tool:end', (event) => events.push(event));
+      const outcome = await handle.result;
+      expect(outcome.status).toBe('completed');
+      expect(JSON.stringify(events)).toContain('"note":"Bearer [redacted]"');
+      expect(requests).toHaveLength(2);
+      expect(JSON.stringify({ outcome, events, requests, journal: await journal.load(handle.runId) })).not.toContain(KEY);
+    });
+
+    h.it('a redact that throws on a tool result hides that string, and the run goes on', async () => {
+      const redact = (text: string) => {
+        if (text.includes('boom')) throw new Error('redact broke');
+        return text;
+      };
+      const model = quoting([answers()[0]!, { text: 'done', toolCalls: [], stopReason: 'end' }], redact);
+      const tool = h.lib.tool({ name: 'lookup', description: 'Looks up.', parameters: { type: 'object' }, execute: () => ({ kept: 'fine', lost: 'boom' }) });
+      const journal = h.lib.memoryJournal();
+      const handle = h.lib.createEngine({ adapters: [model], journal, defaults: { model: 'custom:m' } }).run(h.lib.defineWorkflow({ name: 'broken-redact' }, async (ctx) => (await ctx.agent('go', { tools: [tool] })).text), undefined);
+      expect(await handle.result).toMatchObject({ status: 'completed', value: 'done' });
+      const entry = (await journal.load(handle.runId)).find((e) => e.type === 'tool');
+      expect(entry?.type === 'tool' && entry.result.output).toEqual({ kept: 'fine', lost: "[hidden: the adapter's redact failed]" });
+    });
+
     h.it('redact is called with the adapter as this, on every string', async () => {
       const calls: string[] = [];
       const model = quoting(answers(), function (this: { id: string }, text: string) {

@@ -16,6 +16,7 @@ import type { ToolCallPart } from '../model/types.js';
 import { entry, toolEntry } from './entries.js';
 import type { Spawn } from './spawn.js';
 import { toolAsked, toolDone, toolResolved, toolSpan } from './tracing.js';
+import { resultCleaner } from './tool-redaction.js';
 import type { TracedSpan } from './trace-span.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
@@ -39,7 +40,9 @@ export async function runTurnCalls(
   let unjournaled: JournalEntry[] = [];
   /** The span of the call in hand, when traced: its result ends it. */
   let span: TracedSpan | undefined;
-  const record = (index: number, call: ToolCallPart, result: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
+  const clean = resultCleaner(spawn.adapter);
+  const record = (index: number, call: ToolCallPart, given: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
+    const result = clean === undefined ? given : clean(given);
     results.push(result);
     toolDone(span, result, audit, spawn.trace?.run.content === true);
     span = undefined;
