@@ -11,7 +11,7 @@ import type { JournalEntry } from '../core/journal/entries.js';
 import type { JournalLease, LeaseRequest } from '../core/journal/store.js';
 import { checkId } from './names.js';
 import { isStorableLength, type Queries } from './queries.js';
-import { batchText, entriesOf } from './rows.js';
+import { batchParts, entriesOf } from './rows.js';
 
 /** setTimeout's limit, and far more than any lease needs. */
 const MAX_LEASE_MS = 2_147_483_647;
@@ -38,7 +38,7 @@ export async function claimRun(q: Queries, runId: string, request: LeaseRequest)
       return rows.length === 1 && rows[0]['position'] === null ? [] : entriesOf(runId, rows);
     },
     async append(entries: JournalEntry[], expectedLength: number) {
-      const text = batchText(runId, entries, isStorableLength(expectedLength) ? expectedLength : 0);
+      const parts = batchParts(runId, entries, isStorableLength(expectedLength) ? expectedLength : 0);
       if (!isStorableLength(expectedLength)) throw await q.conflict(runId, expectedLength);
       if (entries.length === 0) {
         const [row] = await q.rows(`the append to run ${named}`, q.sql.fencedLengthIs, [runId, expectedLength, holder]);
@@ -46,7 +46,7 @@ export async function claimRun(q: Queries, runId: string, request: LeaseRequest)
         if (row['ok'] !== true) throw await q.conflict(runId, expectedLength);
         return;
       }
-      const [row] = await q.appendRows(runId, expectedLength, q.sql.fencedAppend, [runId, expectedLength, text, holder]);
+      const [row] = await q.appendRows(runId, expectedLength, q.sql.fencedAppend, (part) => [runId, expectedLength, part, holder], parts);
       if (Number(row?.['leased']) !== 1) throw lost();
       if (Number(row?.['inserted']) !== entries.length) throw await q.conflict(runId, expectedLength);
     },

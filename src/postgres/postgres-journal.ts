@@ -1,7 +1,8 @@
 /**
  * `postgresJournal({ pool, table?, timeoutMs?, preparedStatements? })`: the JournalStore of a PostgreSQL database,
- * shared by every process that uses the same tables. An append is one statement: it inserts
- * the batch at positions expectedLength… only when the entry before the first is there, and
+ * shared by every process that uses the same tables. An append is one statement (a batch too
+ * large for one goes in parts, in one transaction: rows.ts): it inserts the batch at
+ * positions expectedLength… only when the entry before the first is there, and
  * the primary key (run_id, position) refuses a position taken by a racing append, so a stale
  * expectedLength is `journal.conflict` and writes nothing. Leases are rows (lease.ts), `runs`
  * lists the runs in byte order, `watch` wakes through LISTEN/NOTIFY (watch.ts).
@@ -12,7 +13,7 @@ import { claimRun } from './lease.js';
 import { checkId, DEFAULT_TABLE, isFitId, tableNames } from './names.js';
 import type { PostgresJournalOptions } from './pool.js';
 import { isStorableLength, queries } from './queries.js';
-import { batchText, entriesOf } from './rows.js';
+import { batchParts, entriesOf } from './rows.js';
 import { session } from './session.js';
 import { statements } from './statements.js';
 import { watchRuns } from './watch.js';
@@ -40,14 +41,14 @@ export function postgresJournal(options: PostgresJournalOptions): JournalStore {
     },
     async append(runId, entries, expectedLength) {
       checkId(runId);
-      const text = batchText(runId, entries, isStorableLength(expectedLength) ? expectedLength : 0);
+      const parts = batchParts(runId, entries, isStorableLength(expectedLength) ? expectedLength : 0);
       if (!isStorableLength(expectedLength)) throw await q.conflict(runId, expectedLength);
       if (entries.length === 0) {
         const [row] = await q.rows(`the append to run ${JSON.stringify(runId)}`, sql.lengthIs, [runId, expectedLength]);
         if (row?.['ok'] !== true) throw await q.conflict(runId, expectedLength);
         return;
       }
-      const [row] = await q.appendRows(runId, expectedLength, sql.append, [runId, expectedLength, text]);
+      const [row] = await q.appendRows(runId, expectedLength, sql.append, (part) => [runId, expectedLength, part], parts);
       if (Number(row?.['inserted']) !== entries.length) throw await q.conflict(runId, expectedLength);
     },
     claim: (runId, request) => claimRun(q, runId, request),

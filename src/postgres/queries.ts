@@ -6,6 +6,8 @@
  */
 import { ConfigError, describeCause, RulvarError } from '../core/errors.js';
 import type { TableNames } from './names.js';
+import type { PostgresPoolClient } from './pool.js';
+import type { BatchPart } from './rows.js';
 import type { Session } from './session.js';
 import { sqlState } from './session.js';
 import type { Statements } from './statements.js';
@@ -17,8 +19,13 @@ export interface Queries {
   readonly session: Session;
   /** The rows of `text`; `what` names the operation in messages. */
   rows(what: string, text: string, values: unknown[]): Promise<readonly Record<string, unknown>[]>;
-  /** `rows`, for a statement that writes entries of `runId` at `expectedLength`. */
-  appendRows(runId: string, expectedLength: number, text: string, values: unknown[]): Promise<readonly Record<string, unknown>[]>;
+  /**
+   * Writes the parts of a batch of `runId` at `expectedLength`: the first through `text` (an
+   * append statement with its checks; `valuesOf` gives its values for a part's text), the
+   * others, when there are more, behind it in the same transaction. The first row of `text`
+   * comes back, `inserted` counting every part's entries, or none when any part fell short.
+   */
+  appendRows(runId: string, expectedLength: number, text: string, valuesOf: (part: string) => unknown[], parts: readonly BatchPart[]): Promise<readonly Record<string, unknown>[]>;
   /** The `journal.conflict` of an append at `expectedLength`, saying how many entries the run holds. */
   conflict(runId: string, expectedLength: number): Promise<RulvarError>;
   /** Makes the tables now (otherwise the first operation does). */
@@ -38,17 +45,43 @@ export function queries(tables: TableNames, sql: Statements, session: Session, n
       throw error;
     }));
 
+  const run = async (client: PostgresPoolClient, text: string, values: unknown[]) => {
+    const name = names.get(text);
+    const result = name === undefined ? await client.query(text, values) : await client.query({ name, text, values });
+    return (Array.isArray(result?.rows) ? result.rows : []) as readonly Record<string, unknown>[];
+  };
   const rows = async (what: string, text: string, values: unknown[], refused?: (error: unknown) => RulvarError | undefined) => {
     await ready();
     return session.use(what, async (client) => {
       try {
-        const name = names.get(text);
-        const result = name === undefined ? await client.query(text, values) : await client.query({ name, text, values });
-        return (Array.isArray(result?.rows) ? result.rows : []) as readonly Record<string, unknown>[];
+        return await run(client, text, values);
       } catch (error) {
         throw refused?.(error) ?? error;
       }
     });
+  };
+
+  /** Parts after the first, in the first's transaction: all of the batch lands, or none. */
+  const partsInTransaction = async (client: PostgresPoolClient, runId: string, expectedLength: number, text: string, valuesOf: (part: string) => unknown[], parts: readonly BatchPart[]) => {
+    const [head, ...rest] = parts;
+    await client.query('BEGIN');
+    try {
+      const first = await run(client, text, valuesOf(head?.text ?? '[]'));
+      let inserted = Number(first[0]?.['inserted']);
+      let whole = inserted === head?.count;
+      for (const part of rest) {
+        if (!whole) break;
+        const [row] = await run(client, sql.append, [runId, expectedLength + inserted, part.text]);
+        whole = Number(row?.['inserted']) === part.count;
+        inserted += part.count;
+      }
+      await client.query(whole ? 'COMMIT' : 'ROLLBACK');
+      return [{ ...first[0], inserted: whole ? inserted : 0 }];
+    } catch (error) {
+      // A statement refused inside the transaction aborts it; the connection goes back clean.
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
   };
 
   const conflictOf = (runId: string, expectedLength: number, held?: number) =>
@@ -64,7 +97,8 @@ export function queries(tables: TableNames, sql: Statements, session: Session, n
     tables,
     session,
     rows: (what, text, values) => rows(what, text, values),
-    async appendRows(runId, expectedLength, text, values) {
+    async appendRows(runId, expectedLength, text, valuesOf, parts) {
+      const what = `the append to run ${JSON.stringify(runId)}`;
       const refused = (error: unknown) => {
         const state = sqlState(error);
         // 23505: another append took a position first. Classes 22 and 54: the server cannot
@@ -76,7 +110,16 @@ export function queries(tables: TableNames, sql: Statements, session: Session, n
         return undefined;
       };
       try {
-        return await rows(`the append to run ${JSON.stringify(runId)}`, text, values, refused);
+        const [first] = parts;
+        if (parts.length === 1 && first !== undefined) return await rows(what, text, valuesOf(first.text), refused);
+        await ready();
+        return await session.use(what, async (client) => {
+          try {
+            return await partsInTransaction(client, runId, expectedLength, text, valuesOf, parts);
+          } catch (error) {
+            throw refused(error) ?? error;
+          }
+        });
       } catch (error) {
         // The conflict again, now saying how many entries the run holds.
         if (RulvarError.is(error) && error.code === 'journal.conflict') throw await self.conflict(runId, expectedLength);

@@ -1,6 +1,6 @@
 /**
- * One bounded use of a pooled client: every operation of the store is a single statement run
- * on a client checked out for it, and the whole of it (waiting for the pool, connecting, the
+ * One bounded use of a pooled client: every operation of the store is a single statement (or
+ * the transaction of a batch too large for one) run on a client checked out for it, and the whole of it (waiting for the pool, connecting, the
  * answer) has `timeoutMs`. Past it the operation fails `journal.unavailable` and the client is
  * destroyed rather than handed back, so a hung server or a pool that never frees a client
  * costs the caller a bounded wait, never a hang. Whatever Postgres or the driver says goes

@@ -2,7 +2,8 @@
  * Every statement the store runs, for one pair of tables. Each is a single statement, so each
  * is one transaction on its own (autocommit): an append writes all its entries or none, a
  * lost race raises the primary key's unique violation before anything commits, and a failed
- * statement leaves no transaction open on the pooled connection.
+ * statement leaves no transaction open on the pooled connection. (The one exception is a
+ * batch too large for one statement: its parts are appends inside one transaction, queries.ts.)
  *
  * The lease is fenced by row locks, not by clocks: a fenced append locks its lease row FOR
  * SHARE while it inserts, and a claim's upsert needs the row exclusively, so a claim either

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/index.js';
 import { approvalState, checkLinkUnused, claimsForLink, decidable, linkView } from '../../examples/worker/src/approvals.js';
 import { authenticate, sameSecret, tokenId } from '../../examples/worker/src/auth.js';
-import { DEFAULT_DEADLINE_MS, MAX_DEADLINE_MS, readConfig, type ConfigSource } from '../../examples/worker/src/config.js';
+import { DEFAULT_DEADLINE_MS, MAX_DEADLINE_MS, MIN_SCRUBBED_CHARS, readConfig, type ConfigSource } from '../../examples/worker/src/config.js';
 import { HttpError } from '../../examples/worker/src/http.js';
 import { newLinkId, signLink, verifyLink, type LinkClaims } from '../../examples/worker/src/links.js';
 import { redactResponse, redactText, secretForms } from '../../examples/worker/src/redact.js';
@@ -42,13 +42,13 @@ async function refusalOf(run: () => Promise<unknown>): Promise<{ status: number;
 
 describe('examples/worker config: every value refused typed, never guessed', () => {
   it('reads a complete configuration', () => {
-    expect(readConfig({ ...BASE, APPROVAL_LINK_SECRET: LINK_SECRET, MCP_TOKEN: 'mcp', APPROVAL_DEADLINE_MS: ' 2000 ', MODEL: 'openai:gpt', OPENAI_API_KEY: 'sk-1', MODEL_BASE_URL: 'http://127.0.0.1:1/v1' })).toEqual({
+    expect(readConfig({ ...BASE, APPROVAL_LINK_SECRET: LINK_SECRET, MCP_TOKEN: 'mcp-token', APPROVAL_DEADLINE_MS: ' 2000 ', MODEL: 'openai:gpt', OPENAI_API_KEY: 'sk-1-key-',  MODEL_BASE_URL: 'http://127.0.0.1:1/v1' })).toEqual({
       apiToken: API_TOKEN,
       linkSecret: LINK_SECRET,
       mcpUrl: 'https://mcp.example.com/mcp',
-      mcpToken: 'mcp',
+      mcpToken: 'mcp-token',
       approvalDeadlineMs: 2000,
-      model: { adapter: 'openai', name: 'openai:gpt', apiKey: 'sk-1', baseURL: 'http://127.0.0.1:1/v1' },
+      model: { adapter: 'openai', name: 'openai:gpt', apiKey: 'sk-1-key-', baseURL: 'http://127.0.0.1:1/v1' },
     });
     expect(readConfig(BASE)).toEqual({ apiToken: API_TOKEN, mcpUrl: BASE.MCP_URL, approvalDeadlineMs: DEFAULT_DEADLINE_MS, model: { adapter: 'scripted', name: 'scripted:demo' } });
     expect(DEFAULT_DEADLINE_MS).toBe(86_400_000);
@@ -77,6 +77,9 @@ describe('examples/worker config: every value refused typed, never guessed', () 
       [{ ...BASE, APPROVAL_LINK_SECRET: LINK_SECRET.slice(0, 31) }, 'config.invalid_value', 'APPROVAL_LINK_SECRET must be at least 32'],
       [{ ...BASE, APPROVAL_LINK_SECRET: API_TOKEN }, 'config.invalid_value', 'APPROVAL_LINK_SECRET must differ'],
       [{ ...BASE, MCP_TOKEN: 'tok en' }, 'config.invalid_value', 'MCP_TOKEN must be visible ASCII'],
+      // Shorter than redact.ts can tell from text: echoed back, it would leave in an answer.
+      [{ ...BASE, MCP_TOKEN: 'tok1234' }, 'config.invalid_value', 'MCP_TOKEN must be at least 8'],
+      [{ ...BASE, MODEL: 'anthropic:claude', ANTHROPIC_API_KEY: 'sk-a' }, 'config.invalid_value', 'ANTHROPIC_API_KEY must be at least 8'],
       [{ ...BASE, MODEL: 'anthropic:claude' }, 'config.missing_key', 'ANTHROPIC_API_KEY secret'],
       [{ ...BASE, MODEL: 'openai:gpt', ANTHROPIC_API_KEY: 'sk-a' }, 'config.missing_key', 'OPENAI_API_KEY secret'],
       [{ ...BASE, MODEL: 'openai:gpt', OPENAI_API_KEY: 'sk-\u00e9' }, 'config.invalid_value', 'OPENAI_API_KEY must be visible ASCII'],
@@ -88,6 +91,10 @@ describe('examples/worker config: every value refused typed, never guessed', () 
       for (const value of Object.values(env)) if (typeof value === 'string' && value.length > 6 && value !== BASE.MCP_URL) expect(refused.message).not.toContain(value.trim());
     }
     expect(readConfig({ ...BASE, MCP_TOKEN: '' })).not.toHaveProperty('mcpToken');
+    // Every secret the Worker accepts is long enough for the redaction to look for.
+    for (const binding of ['API_TOKEN', 'APPROVAL_LINK_SECRET', 'MCP_TOKEN', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const) {
+      expect({ binding, forms: secretForms({ [binding]: 'x'.repeat(MIN_SCRUBBED_CHARS) }).length > 0 }).toEqual({ binding, forms: true });
+    }
     expect(readConfig({ ...BASE, APPROVAL_LINK_SECRET: '' })).not.toHaveProperty('linkSecret');
   });
 
@@ -97,7 +104,7 @@ describe('examples/worker config: every value refused typed, never guessed', () 
       [{ ...BASE, MCP_URL: 'mcp.example.com/mcp' }, 'config.invalid_value', 'MCP_URL must be an http or https URL'],
       [{ ...BASE, MCP_URL: 'ftp://mcp.example.com/' }, 'config.invalid_value', 'MCP_URL must be an http or https URL'],
       [{ ...BASE, MCP_URL: 'https://user:hunter2hunter2@mcp.example.com/' }, 'config.invalid_value', 'MCP_URL must not carry credentials'],
-      [{ ...BASE, MODEL: 'anthropic:c', ANTHROPIC_API_KEY: 'k', MODEL_BASE_URL: 'javascript:alert(1)' }, 'config.invalid_value', 'MODEL_BASE_URL must be an http or https URL'],
+      [{ ...BASE, MODEL: 'anthropic:c', ANTHROPIC_API_KEY: 'k-123456', MODEL_BASE_URL: 'javascript:alert(1)' }, 'config.invalid_value', 'MODEL_BASE_URL must be an http or https URL'],
       [{ ...BASE, MODEL_BASE_URL: 'https://:hunter2hunter2@gw.example.com/' }, 'config.invalid_value', 'MODEL_BASE_URL must not carry credentials'],
     ];
     for (const [env, code, message] of cases) {
@@ -110,7 +117,7 @@ describe('examples/worker config: every value refused typed, never guessed', () 
   it('MODEL: adapterId:model, one of the three adapters', () => {
     expect(readConfig({ ...BASE, MODEL: '  ' }).model).toEqual({ adapter: 'scripted', name: 'scripted:demo' });
     expect(readConfig({ ...BASE, MODEL: 'scripted:x' }).model).toEqual({ adapter: 'scripted', name: 'scripted:x' });
-    expect(readConfig({ ...BASE, MODEL: 'anthropic:c', ANTHROPIC_API_KEY: 'k' }).model).toEqual({ adapter: 'anthropic', name: 'anthropic:c', apiKey: 'k' });
+    expect(readConfig({ ...BASE, MODEL: 'anthropic:c', ANTHROPIC_API_KEY: 'k-123456' }).model).toEqual({ adapter: 'anthropic', name: 'anthropic:c', apiKey: 'k-123456' });
     expect(refusal(() => readConfig({ ...BASE, MODEL: 'gemini:pro' }))).toMatchObject({ status: 500, code: 'model.unknown_adapter', message: expect.stringContaining('"gemini"') });
     for (const bad of ['anthropic', ':x', 'openai:', 7]) expect(refusal(() => readConfig({ ...BASE, MODEL: bad }))).toMatchObject({ code: 'config.invalid_value' });
   });

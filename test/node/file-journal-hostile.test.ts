@@ -2,8 +2,9 @@
  * fileJournal in a hostile directory: whoever can write to it can put a symlink (to a file
  * outside, dangling, to a directory), a hard link, a FIFO, a socket, a device or a directory
  * at a run path or at a lock path. Each is `journal.unavailable` naming the path, at once
- * (well inside the 5 s lock bound), and nothing outside the directory is read or written;
- * four FIFOs do not stall an unrelated journal (they used to hold libuv's four threads).
+ * (well inside the 5 s lock bound), and nothing outside the directory is written; a hard link
+ * at a lock path is broken as stale instead (a lock has two names while it is taken). Four
+ * FIFOs do not stall an unrelated journal (they used to hold libuv's four threads).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -126,6 +127,22 @@ describe('fileJournal: something not its own at a lock path', () => {
       expect(lstatSync(lockPath, { throwIfNoEntry: false })).toBeDefined();
     });
   }
+});
+
+describe('fileJournal: a hard link at a lock path', () => {
+  // A lock has two names while it is taken (its private name, then link(2)), so a second name
+  // cannot be refused there: the file is read as a token, is none, and is broken as stale.
+  it('is broken as stale like any lock that holds no token: the file it links to keeps its bytes and its own name', async () => {
+    await fileJournal({ dir }).append('r1', [step('a')], 0);
+    const lockPath = path.join(dir, 'r1.jsonl.lock');
+    linkSync(outside, lockPath);
+    const before = statSync(outside);
+    await fileJournal({ dir }).append('r1', [step('b')], 1);
+    expect(await fileJournal({ dir }).load('r1')).toEqual([step('a'), step('b')]);
+    expectOutsideUntouched(before);
+    expect(lstatSync(lockPath, { throwIfNoEntry: false })).toBeUndefined();
+    expect(statSync(outside).nlink).toBe(1);
+  });
 });
 
 describe('fileJournal: FIFOs do not stall the process or the inbox', () => {

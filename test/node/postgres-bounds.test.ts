@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RulvarError, type JournalStore } from '../../src/core/index.js';
 import { postgresJournal } from '../../src/postgres/index.js';
+import { batchParts, PART_UNITS } from '../../src/postgres/rows.js';
 import { codeOf, sleep, step, until } from './postgres-contract.js';
 import { startProxy, type PostgresProxy } from './postgres-proxy.js';
 import { freshTable, openPool, withSharedServer, sharedPostgresUrl } from './postgres-shared.js';
@@ -135,6 +136,47 @@ describe('postgresJournal: bounded when Postgres does not answer', { timeout: 30
     }
     expect([pool.totalCount - pool.idleCount, pool.waitingCount]).toEqual([0, 0]);
     expect(await store.load('r')).toEqual([step(0)]);
+  });
+});
+
+describe('postgresJournal: a batch larger than one statement', { timeout: 120_000 }, () => {
+  // Two of these cannot share a part.
+  const large = (name: string) => step(1, { text: name.repeat(Math.ceil(PART_UNITS / 2 / name.length) + 1) });
+
+  it('is cut into parts of at most PART_UNITS, in order, an entry larger than that alone', () => {
+    const small = Array.from({ length: 5 }, (_, i) => step(i));
+    const huge = step(9, { text: 'z'.repeat(PART_UNITS + 10) });
+    const parts = batchParts('r', [large('a'), ...small, large('b'), huge, ...small], 0);
+    expect(parts.map((part) => part.count)).toEqual([6, 1, 1, 5]);
+    expect(parts.filter((part) => part.count > 1).every((part) => part.text.length <= PART_UNITS)).toBe(true);
+    expect(parts.flatMap((part) => JSON.parse(part.text) as unknown[])).toEqual([large('a'), ...small, large('b'), huge, ...small]);
+    expect(batchParts('r', small, 0)).toEqual([{ text: JSON.stringify(small), count: 5 }]);
+  });
+
+  it('lands whole in several statements of one transaction, or not at all', async () => {
+    const pool = await openPool({ max: 2 });
+    const table = freshTable();
+    const store = postgresJournal({ pool, table, timeoutMs: 60_000 });
+    await store.append('r', [step(0)], 0);
+    // A row written behind the store's back at position 2: the second part collides with it
+    // after the first landed in the transaction, and nothing of the batch may stay.
+    await pool.query(`INSERT INTO "${table}" (run_id, position, entry) VALUES ('r', 2, '{}')`);
+    expect(await codeOf(store.append('r', [large('a'), large('b')], 1))).toBe('journal.conflict');
+    const positions = await pool.query<{ position: number }>(`SELECT position FROM "${table}" WHERE run_id = 'r' ORDER BY position`);
+    expect(positions.rows.map((row) => row.position)).toEqual([0, 2]);
+    await pool.query(`DELETE FROM "${table}" WHERE position = 2`);
+    // A stale length fails the first part: a conflict, and nothing written.
+    expect(await codeOf(store.append('r', [large('c'), large('d')], 0))).toBe('journal.conflict');
+    expect(await store.load('r')).toEqual([step(0)]);
+    // Through a lease (the fenced statement leads the parts), then without: every part lands.
+    const lease = await store.claim!('r', { holder: 'h', ms: 30_000 });
+    await lease.append([large('e'), large('f')], 1);
+    await lease.release();
+    await store.append('r', [large('g'), large('h'), step(5)], 3);
+    const loaded = await store.load('r');
+    expect(loaded.map((entry) => (entry as { value?: { text?: string } }).value?.text?.[0] ?? 'step')).toEqual(['step', 'e', 'f', 'g', 'h', 'step']);
+    expect(loaded[2]).toEqual(large('f'));
+    expect([pool.totalCount - pool.idleCount, pool.waitingCount]).toEqual([0, 0]);
   });
 });
 

@@ -87,6 +87,30 @@ export function journalContract(name: string, subject: ContractSubject): void {
       expect(await store.load('race')).toHaveLength(7);
     });
 
+    // Issue 23 item 4: no store decides whether a run can finish (the shared suite's case; this
+    // suite stands in for it on Postgres, which runs only here).
+    it('takes any batch the engine can produce: seven 10 MB tool results in one append', async () => {
+      const { store, again } = await subject.fresh();
+      const results = Array.from({ length: 7 }, (_, i): JournalEntry => ({
+        v: 1,
+        type: 'tool',
+        agent: 'a',
+        turn: 0,
+        index: i,
+        result: { callId: `c${i}`, toolName: 'fetch', isError: false, output: String.fromCharCode(97 + i).repeat(10 * 1024 * 1024) },
+        audit: { verdict: 'allow', layer: 'default', advisory: [] },
+      }));
+      await store.append('big', [step(0)], 0);
+      await store.append('big', results, 1);
+      await store.append('big', [step(8)], 8);
+      const loaded = await (await again()).load('big');
+      expect(loaded).toHaveLength(9);
+      // Member by member: a 70 MB diff would drown a failure's message.
+      for (let i = 0; i < 7; i += 1) expect(loaded[i + 1]).toEqual(results[i]);
+      expect(loaded[8]).toEqual(step(8));
+      // A guard against a hang only: 70 MB through a server, on a gate running two lanes at once.
+    }, 180_000);
+
     it('an entry JSON cannot hold refuses the whole append with config.invalid_value', async () => {
       const { store } = await subject.fresh();
       const cyclic: Record<string, unknown> = { v: 1, type: 'step', name: 'c' };

@@ -136,6 +136,23 @@ describe.runIf(enabled)('examples/worker RunObject over fake storage', () => {
     expect(live).toMatchObject({ status: 200, body: { status: 'completed' } });
   });
 
+  // workerd's input gates keep a second request out while the first only awaits storage, so
+  // under Miniflare two racing requests pass whether the object queues them or not; this fake
+  // has no gates, and only the object's queue makes the second see the first's resolution.
+  it('two requests with one link, racing at the object: one decides, the other is 409 link.used; one resolution, one end', async () => {
+    const harness = runObject();
+    const started = await send(harness.object, '/start', { runId: crypto.randomUUID(), task: 'raced' });
+    const runId = started.body.runId ?? '';
+    const key = started.body.pending?.[0]?.key ?? '';
+    const link = { runId, key, expiresAt: Date.now() + 60_000, id: 'a'.repeat(32) };
+    const resolve = (decision: 'allow' | 'deny') => send(harness.object, '/resolve', { key, decision, decider: `link:${link.id}`, link });
+    const answers = await Promise.all([resolve('allow'), resolve('deny')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const winner = answers.findIndex((a) => a.status === 200);
+    expect(answers[1 - winner]?.body.error?.code).toBe('link.used');
+    expect(await resolutions(harness.object)).toMatchObject([{ type: 'resolution', decision: winner === 0 ? 'allow' : 'deny', decider: `link:${link.id}` }, { type: 'run:end' }]);
+  });
+
   it('a decision after the deadline, before the alarm ran: 409 approval.closed, and one timeout resolution is journaled', async () => {
     const harness = runObject();
     const key = await suspendedPastDeadline(harness);

@@ -40,6 +40,11 @@ export interface WorkerConfig {
 
 /** Secrets a caller must not be able to guess: `openssl rand -hex 32` makes one. */
 export const MIN_SECRET_CHARS = 32;
+/**
+ * The shortest secret redact.ts looks for in an answer (shorter would match ordinary text).
+ * Every secret is held to it, so none the Worker accepts can be echoed back past the redaction.
+ */
+export const MIN_SCRUBBED_CHARS = 8;
 export const DEFAULT_DEADLINE_MS = 24 * 60 * 60 * 1000;
 /** A year: past it an approval is no deadline at all, and Date arithmetic stays exact. */
 export const MAX_DEADLINE_MS = 366 * DEFAULT_DEADLINE_MS;
@@ -51,7 +56,7 @@ export function readConfig(env: ConfigSource): WorkerConfig {
   const apiToken = secret(env, 'API_TOKEN', true, MIN_SECRET_CHARS);
   const linkSecret = secret(env, 'APPROVAL_LINK_SECRET', false, MIN_SECRET_CHARS);
   if (linkSecret === apiToken) throw invalid('APPROVAL_LINK_SECRET must differ from API_TOKEN: a link key of its own');
-  const mcpToken = secret(env, 'MCP_TOKEN', false, 1);
+  const mcpToken = secret(env, 'MCP_TOKEN', false, MIN_SCRUBBED_CHARS);
   return {
     apiToken,
     ...(linkSecret === undefined ? {} : { linkSecret }),
@@ -87,7 +92,7 @@ function modelConfig(env: ConfigSource): ModelConfig {
     throw new HttpError(500, 'model.unknown_adapter', `MODEL names adapter ${JSON.stringify(adapter)}; this Worker has 'anthropic', 'openai' and 'scripted' (unset MODEL runs the scripted demo)`);
   }
   const binding = adapter === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-  const apiKey = secret(env, binding, true, 1, `MODEL uses ${JSON.stringify(adapter)}, which needs`);
+  const apiKey = secret(env, binding, true, MIN_SCRUBBED_CHARS, `MODEL uses ${JSON.stringify(adapter)}, which needs`);
   return { adapter, name, apiKey, ...(baseURL === undefined ? {} : { baseURL }) };
 }
 
@@ -101,7 +106,9 @@ function secret(env: ConfigSource, binding: keyof ConfigSource, required: boolea
     throw new HttpError(500, 'config.missing_key', `${who} the ${binding} secret (npx wrangler secret put ${binding}); it answers nothing else until it is set`);
   }
   if (typeof value !== 'string' || !TOKEN_CHARS.test(value)) throw invalid(`${binding} must be visible ASCII with no spaces or line breaks`);
-  if (value.length < minChars) throw invalid(`${binding} must be at least ${minChars} characters (openssl rand -hex 32 makes one)`);
+  // The Worker's own secrets are made with openssl; the others are issued elsewhere, and only too short to redact.
+  const hint = minChars === MIN_SECRET_CHARS ? ' (openssl rand -hex 32 makes one)' : ': shorter, the Worker could not tell it from text to cut it from its answers';
+  if (value.length < minChars) throw invalid(`${binding} must be at least ${minChars} characters${hint}`);
   return value;
 }
 

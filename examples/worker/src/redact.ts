@@ -12,11 +12,11 @@
  *
  * Pure, so test/node/example-worker-config.test.ts loads it directly.
  */
-import type { ConfigSource } from './config.js';
+import { MIN_SCRUBBED_CHARS, type ConfigSource } from './config.js';
 
 export const REDACTED = '[redacted]';
-/** Shorter values would match ordinary text; every secret the Worker requires is longer. */
-const MIN_SECRET_CHARS = 8;
+/** Shorter values would match ordinary text; config.ts refuses any secret shorter. */
+const MIN_SECRET_CHARS = MIN_SCRUBBED_CHARS;
 const SECRET_BINDINGS = ['API_TOKEN', 'APPROVAL_LINK_SECRET', 'MCP_TOKEN', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
 
 /** The forms to look for, in ASCII lower case, longest first (so a longer form is cut whole). */
