@@ -12,7 +12,7 @@ import { abortableSleep } from '../core/async.js';
 import { retryDelay } from './backoff.js';
 import { providerError, type ProviderError } from './errors.js';
 import { causeText, encoded, refusalOf, untilAborted, type Failure, type PostJson } from './post-json.js';
-import { readBody, type BodyRead } from './read-body.js';
+import { declaredLength, discard, readBody, type BodyRead } from './read-body.js';
 import { SseParser, SseRefusal, type SseEvent } from './sse.js';
 
 export async function* postStream(request: PostJson, signal: AbortSignal): AsyncGenerator<SseEvent> {
@@ -71,6 +71,12 @@ class Exchange {
     if (/^application\/json/i.test(response.headers.get('content-type') ?? '')) {
       yield await this.whole(response);
       return;
+    }
+    // A stream that declares its size past the bound is refused before a byte of it is read.
+    const declared = declaredLength(response.headers);
+    if (declared !== undefined && declared > transport.maxResponseBytes) {
+      discard(response);
+      throw this.protocol(`${provider} answered a stream of ${declared} bytes, more than maxResponseBytes (${transport.maxResponseBytes})`);
     }
     const body = response.body;
     if (body === null) return;

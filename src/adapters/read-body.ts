@@ -35,7 +35,8 @@ export function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
 }
 
-function declaredLength(headers: Headers): number | undefined {
+/** The body's size as its `content-length` declares it, when that is a plain count. */
+export function declaredLength(headers: Headers): number | undefined {
   const value = headers.get('content-length')?.trim();
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }

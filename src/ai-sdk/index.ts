@@ -10,7 +10,9 @@
  */
 import { ConfigError, RulvarError } from '../core/errors.js';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '../core/model/types.js';
-import { Redactor } from '../core/secrets/redactor.js';
+import { DeltaScrub } from '../core/model/scrub-deltas.js';
+import { Redactor, redactFunction } from '../core/secrets/redactor.js';
+import { WINDOW } from '../core/secrets/scan.js';
 import { BoundedCall } from './bounded-call.js';
 import { fromGenerateResult } from './answer.js';
 import { checkModel, type AiSdkLanguageModel } from './model-shape.js';
@@ -72,10 +74,12 @@ export function aiSdk(model: AiSdkLanguageModel, options: AiSdkOptions = {}): Mo
       if (signal.aborted) throw signal.reason;
       const call = open(signal);
       const parts = new StreamParts(call, bounds);
+      // One scrubber for the whole stream: a key split across two deltas is caught whole.
+      const scrub = redactor.active ? new DeltaScrub((text) => redactor.text(text), WINDOW) : undefined;
       try {
         const result = await call.invoke(() => checked.doStream(toCallOptions(request, call.signal)));
         for await (const part of readParts(result, call)) {
-          for (const delta of typed(call, signal, () => parts.next(part))) yield redactor.active ? scrubbed(delta, redactor) : delta;
+          for (const delta of typed(call, signal, () => parts.next(part))) yield* scrub === undefined ? [delta] : scrub.pass(delta);
           if (parts.finished) return;
         }
         throw call.incomplete('ended its stream without a finish part');
@@ -85,7 +89,7 @@ export function aiSdk(model: AiSdkLanguageModel, options: AiSdkOptions = {}): Mo
     },
   };
   // Declared only when there is something to scrub: the engine copies every answer to pass it through.
-  if (redactor.active) adapter.redact = (text) => redactor.text(text);
+  if (redactor.active) adapter.redact = redactFunction(redactor);
   return adapter;
 }
 
@@ -97,12 +101,6 @@ function typed<T>(call: BoundedCall, signal: AbortSignal, read: () => T): T {
     if (RulvarError.is(error) || signal.aborted) throw error;
     throw call.protocol('answered something that could not be read');
   }
-}
-
-function scrubbed(delta: ModelDelta, redactor: Redactor): ModelDelta {
-  if (delta.type === 'text') return { type: 'text', text: redactor.text(delta.text) };
-  if (delta.type !== 'tool_call') return delta;
-  return redactor.value({ ...delta });
 }
 
 function secretsOf(options: AiSdkOptions): string[] {

@@ -8,6 +8,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '../core/model/types.js';
+import { redactFunction } from '../core/secrets/redactor.js';
 import { extraHeaders, findApiKey, transportOf, type ProviderOptions } from '../adapters/options.js';
 import { postJson } from '../adapters/post-json.js';
 import { postStream } from '../adapters/post-stream.js';
@@ -42,7 +43,7 @@ export function anthropic(options: AnthropicOptions = {}): ModelAdapter {
   // Spread first so a caller's header can add to, never replace, the authentication.
   const headers = { ...extraHeaders(options), 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION };
 
-  return {
+  const adapter: ModelAdapter = {
     id: 'anthropic',
     async generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
       const encode = () => toAnthropicBody(request, maxTokens);
@@ -54,4 +55,8 @@ export function anthropic(options: AnthropicOptions = {}): ModelAdapter {
       return anthropicDeltas(postStream({ provider: 'anthropic', url, headers, encode, transport }, signal), transport.redactor);
     },
   };
+  // Declared so the engine scrubs what else it keeps with the same secrets: a native tool's
+  // result quoting the key. The adapter's own answers are scrubbed already; this is the same pass.
+  if (transport.redactor.active) adapter.redact = redactFunction(transport.redactor);
+  return adapter;
 }

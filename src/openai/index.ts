@@ -9,6 +9,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '../core/model/types.js';
+import { redactFunction } from '../core/secrets/redactor.js';
 import { extraHeaders, findApiKey, transportOf, type ProviderOptions } from '../adapters/options.js';
 import { postJson } from '../adapters/post-json.js';
 import { postStream } from '../adapters/post-stream.js';
@@ -43,7 +44,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelAdapter
     ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
   };
 
-  return {
+  const adapter: ModelAdapter = {
     id,
     async generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
       const answer = await postJson({ provider: id, url, headers, encode: () => toChatBody(request), transport }, signal);
@@ -54,6 +55,10 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelAdapter
       return chatDeltas(postStream({ provider: id, url, headers, encode, transport }, signal), id, transport.redactor);
     },
   };
+  // Declared so the engine scrubs what else it keeps with the same secrets: a native tool's
+  // result quoting the key. The adapter's own answers are scrubbed already; this is the same pass.
+  if (transport.redactor.active) adapter.redact = redactFunction(transport.redactor);
+  return adapter;
 }
 
 const OPENAI_API_HOST = 'api.openai.com';

@@ -102,6 +102,26 @@ export function adapterSecretsSuite(h: SuiteHarness): void {
         }
       });
 
+      h.it("a native tool's result quoting the key or a header value is scrubbed before the provider, the events and the journal see it", async () => {
+        const server = flavour.server();
+        server.queue(flavour.toolCall('call-1', 'lookup', {}), flavour.text('done'));
+        const headers = { 'api-key': HEADER_KEY };
+        const model = flavour.adapter({ apiKey: KEY, headers, fetch: server.fetch, maxRetries: 0 });
+        const leaky = h.lib.tool({ name: 'lookup', description: 'Echoes its environment.', parameters: { type: 'object' }, execute: () => ({ env: { API_KEY: KEY }, note: `Bearer ${KEY}`, azure: HEADER_KEY }) });
+        const journal = h.lib.memoryJournal();
+        const engine = h.lib.createEngine({ adapters: [model], journal, defaults: { model: `${flavour.id}:m` } });
+        const handle = engine.run(h.lib.defineWorkflow({ name: 'leaky' }, async (ctx) => (await ctx.agent('go', { tools: [leaky] })).text), undefined);
+        const events: unknown[] = [];
+        handle.on('tool:end', (event) => events.push(event));
+        expect(await handle.result).toMatchObject({ status: 'completed', value: 'done' });
+        expect(JSON.stringify(events)).toContain('"note":"Bearer [redacted]"');
+        // The second request carries the tool's result to the provider: scrubbed there too.
+        expect(server.requests).toHaveLength(2);
+        const trace = JSON.stringify({ events, bodies: server.requests.map((r) => r.body), journal: await journal.load(handle.runId) });
+        expect(trace).not.toContain(KEY);
+        expect(trace).not.toContain(HEADER_KEY);
+      });
+
       h.it('a header value quoted alone by a throwing fetch is redacted, its scheme word kept', async () => {
         const fetch = async (): Promise<Response> => {
           throw new TypeError(`proxy refused the token (${GATEWAY_TOKEN}) and api-key=${HEADER_KEY}`);

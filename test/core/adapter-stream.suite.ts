@@ -141,6 +141,15 @@ export function adapterStreamSuite(h: SuiteHarness): void {
         expect(log.cancelled).toBe(1);
       });
 
+      h.it('a stream whose content-length is past maxResponseBytes is refused before a byte of it is read', async () => {
+        const { fetch, log } = floodFetch(flavour.textEvent('tok'), flavour.textEvent('tok'), 1_000_000, { 'content-length': String(600 * 1024 * 1024) });
+        const error = (await caught(() => collect(flavour.make({ apiKey: KEY, fetch, maxResponseBytes: 64 * 1024, maxRetries: 0 })))) as ProviderError;
+        expect(error).toMatchObject({ code: 'model.protocol', retryable: false, message: `${flavour.name} answered a stream of 629145600 bytes, more than maxResponseBytes (65536)` });
+        expect(log.pulled).toBe(0);
+        expect(log.cancelled).toBe(1);
+        expect(log.bodies).toHaveLength(1);
+      });
+
       h.it('a key the provider echoes, split across two deltas at any point, is in no delta and no answer', async () => {
         const line = `your key is ${KEY} as you sent it`;
         for (let cut = 1; cut < line.length; cut += 1) {

@@ -204,27 +204,41 @@ export function engineStreamSuite(h: SuiteHarness): void {
       expect(STREAM_BOUNDS).toEqual({ maxDeltas: 1_000_000, maxChars: 32 * 1024 * 1024, maxToolCalls: 4096 });
     });
 
-    h.it('a secret split across deltas at any point reaches neither an event nor the journal (the adapter declares redact)', async () => {
-      // Long enough on both sides that the engine emits while the key is still coming: it holds
-      // back 256 characters, so these first deltas put that holdback's edge just before, at
-      // every character inside, and just after the key.
-      const text = `${'a'.repeat(300)} the key is ${KEY}, keep it ${'b'.repeat(300)}`;
-      const clean = `${'a'.repeat(300)} the key is [redacted], keep it ${'b'.repeat(300)}`;
-      const at = text.indexOf(KEY);
-      for (let cut = at + 256 - 3; cut <= at + KEY.length + 256 + 3; cut += 1) {
-        const model = planned([[{ type: 'text', text: text.slice(0, cut) }, { type: 'text', text: text.slice(cut) }, { type: 'end', stopReason: 'end' }]], { redact: secretRedactor([KEY]) });
-        const journal = memoryJournal();
-        const handle = createEngine({ adapters: [model], journal, defaults: { model: MODEL } }).run(agentOnce, null);
+    // The shared redactor finds a secret from any 16 characters of it, so the engine holds back
+    // 16 for a redact made from it; a hand-written one may match whole keys only, so 256.
+    const wholeKeys = (text: string) => text.split(KEY).join('[redacted]');
+    for (const [kind, redact, hold] of [['secretRedactor', secretRedactor([KEY]), 16], ['hand-written', wholeKeys, 256]] as const) {
+      h.it(`a secret split across deltas at any point reaches neither an event nor the journal (a ${kind} redact, ${hold} held back)`, async () => {
+        // Long enough on both sides that the engine emits while the key is still coming: these
+        // first deltas put the holdback's edge just before, at every character inside, and just after the key.
+        const text = `${'a'.repeat(300)} the key is ${KEY}, keep it ${'b'.repeat(300)}`;
+        const clean = `${'a'.repeat(300)} the key is [redacted], keep it ${'b'.repeat(300)}`;
+        const at = text.indexOf(KEY);
+        for (let cut = at + hold - 3; cut <= at + KEY.length + hold + 3; cut += 1) {
+          const model = planned([[{ type: 'text', text: text.slice(0, cut) }, { type: 'text', text: text.slice(cut) }, { type: 'end', stopReason: 'end' }]], { redact });
+          const journal = memoryJournal();
+          const handle = createEngine({ adapters: [model], journal, defaults: { model: MODEL } }).run(agentOnce, null);
+          const deltas = deltasOf(handle);
+          completed(await handle.result);
+          const shown = joined(deltas, 0).text;
+          const [entry] = turnsOf(await journal.load(handle.runId));
+          expect(shown).toBe(entry?.response.text);
+          expect(shown).toBe(clean);
+          // Not one piece of the key in any one delta either, nor at the seam of two.
+          for (const d of deltas) if (d.delta.type === 'text') expect(d.delta.text).not.toMatch(/0123|cdefX|live-0|XYZ/);
+        }
+      });
+
+      h.it(`a ${kind} redact holds back exactly ${hold} characters of a streamed text`, async () => {
+        const model = planned([[{ type: 'text', text: 'x'.repeat(400) }, { type: 'text', text: 'y' }, { type: 'end', stopReason: 'end' }]], { redact });
+        const handle = createEngine({ adapters: [model], defaults: { model: MODEL } }).run(agentOnce, null);
         const deltas = deltasOf(handle);
         completed(await handle.result);
-        const shown = joined(deltas, 0).text;
-        const [entry] = turnsOf(await journal.load(handle.runId));
-        expect(shown).toBe(entry?.response.text);
-        expect(shown).toBe(clean);
-        // Not one piece of the key in any one delta either, nor at the seam of two.
-        for (const d of deltas) if (d.delta.type === 'text') expect(d.delta.text).not.toMatch(/0123|cdefX|live-0|XYZ/);
-      }
-    });
+        const texts = deltas.flatMap((d) => (d.delta.type === 'text' ? [d.delta.text] : []));
+        expect(texts[0]).toBe('x'.repeat(400 - hold));
+        expect(texts.join('')).toBe(`${'x'.repeat(400)}y`);
+      });
+    }
 
     h.it('a secret split across tool-call input deltas is scrubbed from the events and the journaled input', async () => {
       const json = JSON.stringify({ token: KEY, q: 'x' });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdk, type AiSdkLanguageModel, type ProviderError } from '../../src/ai-sdk/index.js';
 import { RulvarError } from '../../src/core/index.js';
 import { caught, within } from '../core/helpers.js';
-import { HELLO, collect, finish, generated, live, streamed } from './ai-sdk-helpers.js';
+import { HELLO, assemble, collect, finish, generated, live, streamed } from './ai-sdk-helpers.js';
 
 const KEY = 'sk-live-0123456789abcdef';
 const failing = (error: unknown) => new MockLanguageModelV4({ doGenerate: async () => { throw error; }, doStream: async () => { throw error; } });
@@ -192,5 +192,27 @@ describe('aiSdk() secrets', () => {
     expect(adapter.redact?.(`x ${KEY} y`)).toBe('x [redacted] y');
     expect(JSON.stringify(await collect(adapter))).not.toContain('0123456789');
     expect(aiSdk(model).redact).toBeUndefined();
+  });
+
+  it('scrubs a key split across deltas of text and of a tool input, as one continuous answer', async () => {
+    const [head, tail] = [KEY.slice(0, 11), KEY.slice(11)];
+    const model = new MockLanguageModelV4({
+      doStream: async () =>
+        streamed([
+          { type: 'text-delta', id: 't', delta: `the key is ${head}` },
+          { type: 'text-delta', id: 't', delta: `${tail}, done` },
+          { type: 'tool-input-start', id: 'c', toolName: 'save' },
+          { type: 'tool-input-delta', id: 'c', delta: `{"v":"${head}` },
+          { type: 'tool-input-delta', id: 'c', delta: `${tail}"}` },
+          { type: 'tool-call', toolCallId: 'c', toolName: 'save', input: `{"v":"${KEY}"}` },
+          finish('tool-calls'),
+        ]),
+    });
+    const deltas = await collect(aiSdk(model, { secrets: [KEY] }));
+    const joined = JSON.stringify(deltas);
+    for (const piece of [head.slice(3), tail.slice(0, 8)]) expect(joined).not.toContain(piece);
+    const answer = assemble(deltas);
+    expect(answer.text).toBe('the key is [redacted], done');
+    expect(answer.toolCalls[0]?.input).toEqual({ v: '[redacted]' });
   });
 });

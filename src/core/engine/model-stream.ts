@@ -12,6 +12,8 @@ import { describeCause } from '../errors.js';
 import { DeltaAssembler } from '../model/assemble.js';
 import { DeltaScrub, REDACT_HOLD } from '../model/scrub-deltas.js';
 import type { ModelAdapter, ModelDelta, ModelRequest } from '../model/types.js';
+import { isWindowed } from '../secrets/redactor.js';
+import { WINDOW } from '../secrets/scan.js';
 
 export type DeltaSink = (delta: ModelDelta) => void;
 
@@ -56,7 +58,7 @@ function scrubOf(adapter: ModelAdapter): DeltaScrub | undefined {
     const clean: unknown = redact.call(adapter, text);
     if (typeof clean !== 'string') throw new TypeError('the adapter\'s redact returned something other than a string');
     return clean;
-  }, REDACT_HOLD);
+  }, isWindowed(redact) ? WINDOW : REDACT_HOLD);
 }
 
 /**

@@ -48,8 +48,8 @@ export interface ModelAdapter {
    * each answer through it (text, tool-call ids and names, every string and key of an input)
    * before checking and journaling the answer, so what a provider echoes never reaches the
    * journal, the history, an event or the run's value. `secretRedactor(secrets)` builds one
-   * that finds secrets in every form the built-in adapters do; those scrub their answers
-   * themselves and declare none.
+   * that finds secrets in every form the built-in adapters do, and those declare one made
+   * the same way. Tool results the agent's adapter will see are passed through it too.
    */
   redact?(text: string): string;
   /**

@@ -90,11 +90,29 @@ export class Redactor {
 }
 
 /**
+ * `redact` functions made from the shared redactor. It finds a secret from any WINDOW
+ * characters of it, so a stream scrubbed with one need hold back no more than that; any other
+ * `redact` may match whole keys only, and the engine holds back far more for it.
+ */
+const windowed = new WeakSet<object>();
+
+/** `redactor` as a ModelAdapter `redact` (model/types.ts), known to the engine as windowed. */
+export function redactFunction(redactor: Redactor): (text: string) => string {
+  const redact = (text: string): string => redactor.text(text);
+  windowed.add(redact);
+  return redact;
+}
+
+/** Whether `redact` was made by redactFunction (so finds secrets within WINDOW characters). */
+export function isWindowed(redact: unknown): boolean {
+  return typeof redact === 'function' && windowed.has(redact);
+}
+
+/**
  * The shared redactor over fixed values, as a function: what a custom ModelAdapter can give as
  * its `redact` (model/types.ts) to have its key and header values scrubbed the way the
  * built-in adapters scrub theirs. Values shorter than 6 characters are not treated as secrets.
  */
 export function secretRedactor(secrets: Iterable<string>): (text: string) => string {
-  const redactor = Redactor.of(secrets);
-  return (text) => redactor.text(text);
+  return redactFunction(Redactor.of(secrets));
 }
