@@ -70,6 +70,30 @@ export function adapterRedirectsSuite(h: SuiteHarness): void {
           });
         }
       }
+
+      // A stream opens through the same refusal; 307 and 308 are the ones that would re-send the body.
+      for (const status of [307, 308]) {
+        for (const where of ['cross', 'same'] as const) {
+          h.it(`stream(): a ${where}-origin ${status} is model.protocol before any delta, nothing sent where it points`, async () => {
+            const id = caseId(`${flavour.name}-stream-${status}-${where}`);
+            const { provider } = origins();
+            const headers = { 'api-key': HEADER_KEY, 'x-gateway-auth': `Token ${GATEWAY_TOKEN}` };
+            const model = flavour.adapter({ apiKey: KEY, origin: `${provider}/redirect/${id}/${status}/${where}`, headers, maxRetries: 3 });
+            const deltas: unknown[] = [];
+            const error = (await caught(async () => {
+              for await (const delta of model.stream!(REQUEST, live())) deltas.push(delta);
+            })) as ProviderError;
+            expect(h.lib.RulvarError.is(error)).toBe(true);
+            expect(error).toMatchObject({ code: 'model.protocol', retryable: false });
+            expect(error.message).toContain('redirects are not followed');
+            for (const secret of [KEY, HEADER_KEY, GATEWAY_TOKEN]) expect(`${error.message} ${JSON.stringify(error)}`).not.toContain(secret);
+            expect(deltas).toEqual([]);
+            const log = await logOf(id);
+            expect(log.hits).toBe(1);
+            expect(log.sink).toEqual([]);
+          });
+        }
+      }
     });
 
     h.describe(`adapter reads are bounded on a real wire (${h.runtime} fetch): ${flavour.name}`, () => {

@@ -169,6 +169,26 @@ export function adapterStreamSuite(h: SuiteHarness): void {
         expect(JSON.stringify(deltas)).not.toMatch(/abcdef|0123|SECRET/);
       });
 
+      h.it("a key echoed in a streamed tool call's id and name is scrubbed from the deltas and the answer", async () => {
+        const turn = { text: [], toolCalls: [{ id: `call_${KEY}`, name: `lookup_${KEY}`, input: ['{}'] }], usage: { input: 1, output: 1 } };
+        const { fetch } = sseFetch(flavour.sse(turn));
+        const { deltas, response } = await collect(flavour.make({ apiKey: KEY, fetch }));
+        expect(response).toMatchObject({ toolCalls: [{ id: 'call_[redacted]', name: 'lookup_[redacted]' }] });
+        expect(JSON.stringify(deltas)).not.toMatch(/abcdef|0123|SECRET/);
+      });
+
+      if (flavour.name === 'openai') {
+        h.it('a key echoed in a streamed refusal, split across two chunks, is in no delta and the answer is refused', async () => {
+          const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+          const line = `I will not repeat ${KEY} here`;
+          const cut = line.indexOf(KEY) + 9;
+          const { fetch } = sseFetch(chunk({ refusal: line.slice(0, cut) }, null) + chunk({ refusal: line.slice(cut) }, 'stop') + 'data: [DONE]\n\n');
+          const { deltas, response } = await collect(flavour.make({ apiKey: KEY, fetch }));
+          expect(response).toMatchObject({ text: 'I will not repeat [redacted] here', stopReason: 'refused' });
+          expect(JSON.stringify(deltas)).not.toMatch(/abcdef|0123|SECRET/);
+        });
+      }
+
       h.it('an error event mid-stream is a typed model error, its message from the provider', async () => {
         const stream = flavour.sse(SAMPLE_TURN);
         const half = stream.slice(0, stream.indexOf('\n\n', stream.length / 2) + 2);
