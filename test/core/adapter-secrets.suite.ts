@@ -183,6 +183,27 @@ export function adapterSecretsSuite(h: SuiteHarness): void {
       expect(JSON.stringify({ outcome, events, requests, journal: await journal.load(handle.runId) })).not.toContain(KEY);
     });
 
+    h.it("a tool result quoting another adapter's key is scrubbed with that adapter's redact too, before the agent's model and the journal", async () => {
+      const OTHER = 'gw-other-provider-0f9e8d7c6b5a';
+      const requests: string[] = [];
+      const model = quoting(answers(), h.lib.secretRedactor([KEY]));
+      const generate = model.generate.bind(model);
+      model.generate = async (request, signal) => (requests.push(JSON.stringify(request.messages)), generate(request, signal));
+      const other = { id: 'other', redact: h.lib.secretRedactor([OTHER]), generate: async (): Promise<ModelResponse> => ({ text: 'unused', toolCalls: [], stopReason: 'end' }) };
+      const leaky = h.lib.tool({ name: 'lookup', description: 'Echoes its environment.', parameters: { type: 'object' }, execute: () => ({ env: { OTHER_KEY: OTHER, API_KEY: KEY } }) });
+      const journal = h.lib.memoryJournal();
+      const engine = h.lib.createEngine({ adapters: [model, other], journal, defaults: { model: 'custom:m' } });
+      const handle = engine.run(h.lib.defineWorkflow({ name: 'cross' }, async (ctx) => (await ctx.agent('go', { tools: [leaky] })).text), undefined);
+      const events: unknown[] = [];
+      handle.on('tool:end', (event) => events.push(event));
+      expect(await handle.result).toMatchObject({ status: 'completed' });
+      expect(JSON.stringify(events)).toContain('"env":{"OTHER_KEY":"[redacted]","API_KEY":"[redacted]"}');
+      expect(requests).toHaveLength(2);
+      const trace = JSON.stringify({ events, requests, journal: await journal.load(handle.runId) });
+      expect(trace).not.toContain(OTHER);
+      expect(trace).not.toContain(KEY);
+    });
+
     h.it('a redact that throws on a tool result hides that string, and the run goes on', async () => {
       const redact = (text: string) => {
         if (text.includes('boom')) throw new Error('redact broke');

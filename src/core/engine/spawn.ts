@@ -14,6 +14,8 @@ import { canonicalJson } from '../tools/canonical-json.js';
 import { sha256HexSync } from '../tools/sha256.js';
 import { routeModel } from './model.js';
 import type { ModelAdapter } from '../model/types.js';
+import type { ToolResult } from '../tools/types.js';
+import { resultCleaner } from './tool-redaction.js';
 import type { AgentOptions, AgentProfile, EngineOptions } from './types.js';
 import type { AgentTrace } from './tracing.js';
 
@@ -42,6 +44,8 @@ export interface SpawnPlan {
   readonly modelCallMs: number;
   readonly adapter: ModelAdapter;
   readonly model: string;
+  /** Scrubs a tool result with every adapter's `redact` (tool-redaction.ts); none when no adapter declares one. */
+  readonly cleanResult: ((result: ToolResult) => ToolResult) | undefined;
   /** Equal for spawns that can only differ by their toolset; the ordinal counts these. */
   readonly descriptor: string;
 }
@@ -107,6 +111,7 @@ export function planSpawn(options: EngineOptions, adapters: ReadonlyMap<string, 
     modelCallMs,
     adapter,
     model,
+    cleanResult: resultCleaner([adapter, ...[...adapters.values()].filter((other) => other !== adapter)]),
     descriptor: canonicalJson({ agentType: agentType ?? null, model: modelRef, system: system ?? null, prompt }),
   };
 }

@@ -16,7 +16,6 @@ import type { ToolCallPart } from '../model/types.js';
 import { entry, toolEntry } from './entries.js';
 import type { Spawn } from './spawn.js';
 import { toolAsked, toolDone, toolResolved, toolSpan } from './tracing.js';
-import { resultCleaner } from './tool-redaction.js';
 import type { TracedSpan } from './trace-span.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
@@ -40,7 +39,7 @@ export async function runTurnCalls(
   let unjournaled: JournalEntry[] = [];
   /** The span of the call in hand, when traced: its result ends it. */
   let span: TracedSpan | undefined;
-  const clean = resultCleaner(spawn.adapter);
+  const clean = spawn.cleanResult;
   const record = (index: number, call: ToolCallPart, given: ToolResult, audit: PermissionAudit, input: unknown, resolution?: Resolution) => {
     const result = clean === undefined ? given : clean(given);
     results.push(result);
