@@ -262,6 +262,32 @@ export function engineBoundsSuite(h: SuiteHarness): void {
       expect(Math.abs(ended - (await adapter.calls[0]!.reference))).toBeLessThan(BOUND_MS / 2);
     });
 
+    h.it("a profile's longer modelCallMs beats the engine's too: an answer past the engine's bound completes, a silent call ends at the profile's", async () => {
+      const PROFILE_MS = 2 * BOUND_MS;
+      const calls: { at: number; reference: Promise<number> }[] = [];
+      // The first call answers between the two bounds; the second never does.
+      const adapter: ModelAdapter = {
+        id: 'patient',
+        generate() {
+          calls.push({ at: Date.now(), reference: new Promise<number>((resolve) => setTimeout(() => resolve(Date.now()), PROFILE_MS)) });
+          if (calls.length > 1) return new Promise<never>(() => undefined);
+          return new Promise((resolve) => setTimeout(() => resolve({ text: 'late but in time', toolCalls: [], stopReason: 'end' as const }), (3 * BOUND_MS) / 2));
+        },
+      };
+      const wf = defineWorkflow({ name: 'patient' }, async (ctx) => (await ctx.agent('go', { agentType: 'patient' })).text);
+      const engine = createEngine({
+        adapters: [adapter],
+        defaults: { model: 'patient:m', modelCallMs: BOUND_MS, retry: { maxRetries: 0 }, profiles: { patient: { modelCallMs: PROFILE_MS } } },
+      });
+      expect(await engine.run(wf, null).result).toEqual({ status: 'completed', value: 'late but in time' });
+      const outcome = await engine.run(wf, null).result;
+      const ended = Date.now();
+      expect(failedWith(outcome, 'model.failed').message).toContain(`no answer within ${PROFILE_MS} ms (modelCallMs)`);
+      const silent = calls[1]!;
+      expect(ended - silent.at).toBeGreaterThanOrEqual(PROFILE_MS - 1);
+      expect(Math.abs(ended - (await silent.reference))).toBeLessThan(BOUND_MS / 2);
+    });
+
     h.it('a modelCallMs no timer can hold is refused before any model call', async () => {
       for (const bad of [0, -5, Number.NaN, Infinity, 2 ** 31]) {
         const adapter = silent(0);

@@ -214,6 +214,57 @@ export function oauthSuite(h: SuiteHarness): void {
       h.expect(world.as.held).toEqual(['aborted']);
     });
 
+    // No connectMs here: nothing but close() itself can end the flow, so this fails if close()
+    // leaves the token request (or the connect waiting on it) running.
+    h.it('close() during the flow aborts a token request the endpoint never answers; no provider method runs after', async () => {
+      const world = createProtectedWorld();
+      world.as.tokenEndpoint({ stall: true });
+      const host = machine(world);
+      const source = connect(world, host);
+      const listing = source.tools().then(
+        () => 'listed',
+        (error: unknown) => (h.lib.SourceError.is(error) ? error.code : String(error)),
+      );
+      await until(() => world.as.held[0] === 'stalled', 'the token request to be held');
+      const started = Date.now();
+      await source.close();
+      h.expect(Date.now() - started).toBeLessThan(2_000);
+      // The request's own signal fired before close() resolved, and the caller was told why.
+      h.expect(world.as.held).toEqual(['aborted']);
+      h.expect(await listing).toBe('source.closed');
+      const after = host.calls.length;
+      await sleep(200);
+      h.expect(host.calls.slice(after)).toEqual([]);
+      h.expect(host.calls).not.toContain('saveTokens');
+      h.expect(world.as.log).toEqual([]);
+    });
+
+    h.it('close() while the provider still waits on the user resolves at once; the flow never calls the provider again', async () => {
+      const world = createProtectedWorld();
+      let consent: () => void = () => undefined;
+      const host = provider(world);
+      // A host whose redirect waits for the user, who consents only after close().
+      host.redirectToAuthorization = async () => {
+        host.calls.push('redirectToAuthorization');
+        await new Promise<void>((resolve) => (consent = resolve));
+      };
+      const source = connect(world, host);
+      const listing = source.tools().then(
+        () => 'listed',
+        (error: unknown) => (h.lib.SourceError.is(error) ? error.code : String(error)),
+      );
+      await until(() => host.calls.includes('redirectToAuthorization'), 'the redirect');
+      const started = Date.now();
+      await source.close();
+      h.expect(Date.now() - started).toBeLessThan(2_000);
+      h.expect(await listing).toBe('source.closed');
+      const after = host.calls.length;
+      consent();
+      await sleep(200);
+      h.expect(host.calls.slice(after)).toEqual([]);
+      h.expect(world.seen).toEqual([null]);
+    });
+
     h.it('a token answer that comes after close() never reaches the provider', async () => {
       const world = createProtectedWorld();
       world.as.tokenEndpoint({ lateMs: 600 });

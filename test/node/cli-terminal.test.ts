@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleCli, type CliBundle } from './cli-harness.js';
-import { ESCAPED_WITNESSES, RAW_HIDDEN, TERMINAL_CLASSES, TERMINAL_HOSTILE } from './fixtures/terminal-hostile.js';
+import { ESCAPED_WITNESSES, RAW_HIDDEN, TERMINAL_CLASSES, TERMINAL_HOSTILE, everyControlEscaped } from './fixtures/terminal-hostile.js';
 
 let bundle: CliBundle;
 let dir: string;
@@ -37,6 +37,8 @@ describe('rulvar-mcp shows server text escaped', { timeout: 20_000 }, () => {
     const row = run.stdout.split('\n').find((line) => line.startsWith('quoted '));
     expect(row).toMatch(/refused schema\.unsupported: .*\/properties\/p\\x1b\[2J/);
     for (const witness of ESCAPED_WITNESSES) expect(row).toContain(witness);
+    // Not only the samples: every C0, DEL, C1 and bidi control shows escaped, in order.
+    expect(row).toContain(everyControlEscaped());
     // The server's CR LF did not start a line of its own.
     expect(run.stdout.split('\n').some((line) => line.startsWith('rulvar-mcp: ok'))).toBe(false);
   });
@@ -67,6 +69,10 @@ describe('rulvar-mcp shows server text escaped', { timeout: 20_000 }, () => {
     }
     expect(name.stderr).toMatch(/^rulvar-mcp: tool\.invalid_name: .*tool name "bad/m);
     expect(failure.stderr).toMatch(/^rulvar-mcp: source\.protocol: .*listing failed \\x1b\[2J\\x1b\]52;c;cHduZWQ=\\x07/m);
+    // The server's JSON-RPC message reaches stderr as it sent it: every class (C0 with NUL, BS,
+    // CR LF; DEL; C1; bidi; invisible; separators) must show escaped, not be dropped.
+    for (const witness of ESCAPED_WITNESSES) expect(failure.stderr).toContain(witness);
+    expect(failure.stderr).toContain(everyControlEscaped());
   });
 
   it("the server's own stderr passes through with its line breaks and nothing else raw", async () => {
@@ -75,6 +81,7 @@ describe('rulvar-mcp shows server text escaped', { timeout: 20_000 }, () => {
     expectSafe(run.stderr);
     expect(run.stderr).toContain('server log: \\x1b[2J\\x1b]52;c;cHduZWQ=\\x07');
     for (const witness of ['\\x00', '\\x7f', '\\x9b31m', '\\u202e', '\\u{e0041}']) expect(run.stderr).toContain(witness);
+    expect(run.stderr).toContain(everyControlEscaped(true));
     // Its own line break is kept: the log line ends where the server ended it.
     expect(run.stderr).toContain('\\r\nrulvar-mcp: ok');
   });

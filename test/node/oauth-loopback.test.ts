@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { FlowFetch } from '../../src/core/mcp/oauth-fetch.js';
-import { ConfigError, mcp } from '../../src/node/index.js';
+import { ConfigError, SourceError, mcp } from '../../src/node/index.js';
 import type { SuiteHarness } from '../core/harness.js';
 import { pick, run, until } from '../core/helpers.js';
 import { TestProvider } from '../fixtures/oauth-provider.js';
@@ -73,6 +73,32 @@ describe('http.authProvider over loopback TCP, two origins, global fetch', () =>
       await source.close();
       // The listener saw its client go: the request's signal fired on the server side.
       await until(() => world.as.held.at(-1) === 'aborted', 'the token request to be dropped', 2_000);
+      expect(host.calls).not.toContain('saveTokens');
+    } finally {
+      world.as.tokenEndpoint(undefined);
+      await source.close();
+    }
+  });
+
+  it('close() during the flow, with no timeout set, drops a token request that is never answered before it resolves', async () => {
+    world.as.register('machine', 'machine-secret-0123456789');
+    world.as.tokenEndpoint({ stall: true });
+    const host = new TestProvider({ serverUrl: mcpUrl, fetch, clientCredentials: true, client: { client_id: 'machine', client_secret: 'machine-secret-0123456789' } });
+    const source = mcp({ transport: 'streamable-http', url: mcpUrl, http: { authProvider: host } });
+    try {
+      const listing = source.tools().then(() => undefined, (e: unknown) => e);
+      const index = world.as.held.length;
+      await until(() => world.as.held[index] === 'stalled', 'the token request to be held');
+      const started = Date.now();
+      await source.close();
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const error = await listing;
+      expect(SourceError.is(error) && error.code).toBe('source.closed');
+      // Nothing but close() could end it: the listener sees its client go.
+      await until(() => world.as.held[index] === 'aborted', 'the token request to be dropped', 2_000);
+      const after = host.calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(host.calls.slice(after)).toEqual([]);
       expect(host.calls).not.toContain('saveTokens');
     } finally {
       world.as.tokenEndpoint(undefined);
