@@ -13,6 +13,6 @@ export default defineConfig({
     // Deterministic, in-process tests only: the property tests (thousands of generated
     // cases), the child-process and socket tests cost seconds per mutant under
     // instrumentation and add few kills the core suite and the JSON Schema Test Suite miss.
-    include: ['test/mutation/core.test.ts', 'test/node/json-schema-suite.test.ts', 'test/node/core-units.test.ts', 'test/node/deadline-units.test.ts', 'test/node/model-call-units.test.ts'],
+    include: ['test/mutation/core.test.ts', 'test/node/json-schema-suite.test.ts', 'test/node/core-units.test.ts', 'test/node/deadline-units.test.ts', 'test/node/model-call-units.test.ts', 'test/node/turn-calls-units.test.ts'],
   },
 });

@@ -159,6 +159,21 @@ export function engineBoundsSuite(h: SuiteHarness): void {
       expect(String(results[19_999]?.output)).toMatch(/^not run: the answer asked for 20000 tool calls and one turn runs at most 128/);
     });
 
+    h.it('a call past the bound is journaled and announced with a deny audit naming the bound', async () => {
+      const count = counter();
+      const journal = h.lib.memoryJournal();
+      const wf = defineWorkflow({ name: 'over' }, async (ctx) => (await ctx.agent('go', { tools: [count.def] })).text);
+      const handle = createEngine({ adapters: [asking(4)], journal, defaults: { model: 'scripted:m', maxToolCallsPerTurn: 2 } }).run(wf, null);
+      const audits: unknown[] = [];
+      handle.on('tool:end', (event) => void audits.push(event.audit));
+      expect(await handle.result).toEqual({ status: 'completed', value: 'done' });
+      const over = { verdict: 'deny', layer: 'default', advisory: [], reason: 'more than 2 tool calls in one turn (maxToolCallsPerTurn)' };
+      expect(audits.slice(2)).toEqual([over, over]);
+      expect(audits[0]).toMatchObject({ verdict: 'allow' });
+      const journaled = (await journal.load(handle.runId)).flatMap((e) => (e.type === 'tool' ? [e.audit] : []));
+      expect(journaled.slice(2)).toEqual([over, over]);
+    });
+
     h.it('exactly the default runs whole', async () => {
       const { runs, results } = await runWith(128, {});
       expect([runs, results.filter((r) => r.isError).length]).toEqual([128, 0]);

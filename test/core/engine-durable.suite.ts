@@ -146,6 +146,42 @@ export function engineDurableSuite(h: SuiteHarness): void {
       });
     }
 
+    h.it("the approved call's tool:end carries its resolution; a call that never asked carries none", async () => {
+      const journal = memoryJournal();
+      const pay = counted('pay', { needsApproval: true });
+      const wf = payer(pay.def, 'payer', { n: 0 });
+      const handle = engineOver(journal, scripted(PAY)).run(wf, null);
+      const [approval] = expectSuspended(h, await handle.result);
+      const engine = engineOver(journal, scripted(PAY));
+      expect(await engine.resolveExternal(handle.runId, approval!.key, { decision: 'allow', reason: 'fine' })).toBe(true);
+      const resumed = engine.resume(handle.runId, wf);
+      const ends: Record<string, unknown>[] = [];
+      resumed.on('tool:end', (event) => void ends.push(event as unknown as Record<string, unknown>));
+      expectCompleted(h, await resumed.result);
+      expect(ends).toHaveLength(1);
+      expect(ends[0]).toMatchObject({ toolName: 'pay', result: { isError: false }, resolution: { decision: 'allow', reason: 'fine', by: 'external' } });
+    });
+
+    h.it('a hook that rewrites an asked call\'s input into something JSON cannot hold gets that call an error result, not the run a failure', async () => {
+      const journal = memoryJournal();
+      const pay = counted('pay', { needsApproval: true });
+      const wf = payer(pay.def, 'payer', { n: 0 });
+      const cyclic: Record<string, unknown> = { amount: 5 };
+      cyclic['self'] = cyclic;
+      const hooks = [() => ({ modifiedInput: cyclic })];
+      const model = scripted(PAY);
+      const handle = engineOver(journal, model, { hooks }).run(wf, null);
+      const ends: Record<string, unknown>[] = [];
+      handle.on('tool:end', (event) => void ends.push(event as unknown as Record<string, unknown>));
+      expectCompleted(h, await handle.result);
+      expect(pay.runs).toBe(0);
+      expect(ends[0]?.['result']).toMatchObject({ toolName: 'pay', isError: true, output: 'the input of pay, as a permission hook rewrote it, is not JSON', reason: 'invalid_input' });
+      expect(ends[0]?.['audit']).toMatchObject({ verdict: 'ask' });
+      const types = (await journal.load(handle.runId)).map((e) => e.type).filter((t) => t !== 'lease');
+      expect(types).not.toContain('approval');
+      expect(model.calls).toBe(2);
+    });
+
     for (const [label, decision, opts] of [
       ['a reason in the decision', { decision: 'deny', reason: 'over budget' }, undefined],
       ['a reason in the options', 'deny', { reason: 'over budget' }],

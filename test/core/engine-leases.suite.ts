@@ -161,6 +161,39 @@ export function engineLeasesSuite(h: SuiteHarness): void {
         const types = (await inner.load('paused')).map((e) => e.type).filter((t) => t !== 'lease');
         expect(types).toEqual(['run:start', 'spawn', 'turn', 'tool', 'tool', 'turn', 'agent:end', 'run:end']);
       }, 30_000);
+
+      h.it('a resumed holder whose lease went stale before an approved call runs it only once its renewal is confirmed: another engine takes the run, the holder pays nothing', async () => {
+        const LEASE_MS = 300;
+        const inner = journalOf();
+        const { runId, key } = await suspend(inner);
+        let unstall = (): void => undefined;
+        const stalled = new Promise<void>((resolve) => (unstall = resolve));
+        const stalling: JournalStore = { ...bindStore(inner), claim: async (id, request) => stallRenewals(await claimOf(inner, id, request), stalled) };
+        /** A payer whose workflow dawdles (plain code, replayed each time) before its agent, past a third of the lease. */
+        const slowSide = (journal: JournalStore) => {
+          const paid: unknown[] = [];
+          const pay = tool({ name: 'pay', description: 'pays', parameters: { type: 'object' }, needsApproval: true, execute: (input: unknown) => (paid.push(input), 'paid') });
+          const model = scripted([ASK, 'done']);
+          const wf = defineWorkflow({ name: 'payer' }, async (ctx) => {
+            await sleep(2 * LEASE_MS);
+            return (await ctx.agent('pay', { tools: [pay] })).text;
+          });
+          return { engine: createEngine({ adapters: [model], journal, defaults: { model: MODEL }, leaseMs: LEASE_MS }), paid, model, wf };
+        };
+        const paused = slowSide(stalling);
+        expect(await paused.engine.resolveExternal(runId, key, 'allow')).toBe(true);
+        const held = paused.engine.resume(runId, paused.wf);
+        // Its renewal hangs: once the lease ran out, another engine takes the run and pays.
+        await sleep(LEASE_MS + 50);
+        const other = slowSide(inner);
+        expect(await other.engine.resume(runId, other.wf).result).toEqual({ status: 'completed', value: 'done' });
+        expect(other.paid).toEqual([{ amount: 5 }]);
+        expect(paused.paid).toEqual([]);
+        unstall();
+        expect(code(await held.result)).toBe('run.lease_lost');
+        expect(paused.paid).toEqual([]);
+        expect((await inner.load(runId)).filter((e) => e.type === 'tool')).toHaveLength(1);
+      }, 30_000);
     });
   }
 

@@ -573,12 +573,15 @@ export function engineLoopSuite(h: SuiteHarness): void {
       const outcome = await handle.result;
       completed(outcome);
       h.expect(seen.map((e) => e.name)).toEqual(['agent:start', 'turn:end', 'tool:start', 'tool:end', 'tool:start', 'tool:end', 'turn:end', 'run:end']);
-      const [start, turn0, , end1, , end2, turn1, runEnd] = seen.map((e) => e.event);
+      const [start, turn0, start1, end1, start2, end2, turn1, runEnd] = seen.map((e) => e.event);
       const agentKey = start?.['agentKey'];
       h.expect(typeof agentKey).toBe('string');
       h.expect(start).toMatchObject({ runId: handle.runId, toolsetHash: (await resolveToolset([ok])).toolsetHash });
       h.expect(turn0).toEqual({ runId: handle.runId, agentKey, turn: 0, usage });
       h.expect(turn1).toEqual({ runId: handle.runId, agentKey, turn: 1 });
+      // A call starts with the input the model gave, before any hook decides (the second is denied).
+      h.expect(start1).toEqual({ runId: handle.runId, agentKey, callId: 'scripted-0-0', toolName: 'ok', input: { x: 1 } });
+      h.expect(start2).toEqual({ runId: handle.runId, agentKey, callId: 'scripted-0-1', toolName: 'ok', input: { x: 2 } });
       h.expect(Object.keys(end1 ?? {}).sort()).toEqual(['agentKey', 'audit', 'callId', 'input', 'result', 'runId', 'toolName']);
       h.expect(end1).toMatchObject({
         runId: handle.runId,
