@@ -151,7 +151,11 @@ export function engineDurableSuite(h: SuiteHarness): void {
       const pay = counted('pay', { needsApproval: true });
       const wf = payer(pay.def, 'payer', { n: 0 });
       const handle = engineOver(journal, scripted(PAY)).run(wf, null);
+      const pending: object[] = [];
+      handle.on('approval:pending', (event) => void pending.push(event));
       const [approval] = expectSuspended(h, await handle.result);
+      // No deadline configured: the event has no deadlineAt at all, not an undefined one.
+      expect(pending.map((event) => Object.keys(event).sort())).toEqual([['audit', 'input', 'key', 'runId', 'toolName']]);
       const engine = engineOver(journal, scripted(PAY));
       expect(await engine.resolveExternal(handle.runId, approval!.key, { decision: 'allow', reason: 'fine' })).toBe(true);
       const resumed = engine.resume(handle.runId, wf);
