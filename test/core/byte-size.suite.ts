@@ -12,6 +12,8 @@ const reference = (value: unknown): number => utf8Length(JSON.stringify(value) ?
 const EDGE_CASES: readonly unknown[] = [
   null, true, false, 0, -0, 1e21, 1e-7, -1.5e-300, 123456789.125, Number.MAX_VALUE, Number.MIN_VALUE,
   NaN, Infinity, -Infinity,
+  // Integers are counted by their digits, not printed: every boundary of a digit count, both signs.
+  9, 10, -9, -10, 99, 100, 999_999, 1_000_000, -1_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, -(2 ** 53), 1e20, -1e20,
   '', 'plain', 'quote " backslash \\ slash /', '\u0000\u0001\u001f\u007f', '\b\t\n\f\r\v',
   'é ß ü', '€ 中文 \uffff', '😀 \u{10ffff}', '\ud800', '\udfff', '\udc00\ud800', 'a\ud83dz', '\ud83d\ude00\ud83d',
   [], {}, [undefined, () => 1, Symbol('s'), NaN], { gone: undefined, fn: () => 1, kept: 1 }, { [Symbol('k')]: 1, k: 2 },

@@ -70,7 +70,9 @@ export async function dispatchTool(toolset: ResolvedToolset, call: ToolCall, opt
     return refused(call, 'invalid_input', describeIssues(`the arguments for ${tool.name} are invalid`, checked.issues));
   }
 
-  const { audit, input } = await judgePermission(options.permissions, callInfo(call, tool, options.signal));
+  const judged = judgePermission(options.permissions, callInfo(call, tool, options.signal));
+  // Awaited only when a hook or canUseTool made it a promise: most calls need no tick here.
+  const { audit, input } = judged instanceof Promise ? await judged : judged;
   if (audit.verdict === 'ask') return { status: 'ask', audit, input };
   if (audit.verdict === 'deny') {
     const reason = audit.reason ?? `denied by the ${audit.layer} layer`;

@@ -193,10 +193,24 @@ class McpSource implements McpToolSource {
     return new ConfigError('http.header_hook', `${this.id}: ${describeCause(error)}`);
   }
 
-  // Neither is an async function: every call of every imported tool runs through both, and a
-  // warm call (the session usable) then costs no async frame of its own.
+  // Not an async function: every call of every imported tool runs through here. A warm call
+  // (the session usable) reads close() and scrubs in the one step after the wire, so it costs
+  // no async frame and one promise of its own; one that must connect first scrubs at its end.
+  // Every value it resolves to is scrubbed.
   private callTool(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
-    return this.callOnce(epoch, target, input, ctx).then((value) => this.scrubbed(value));
+    if (this.epoch !== epoch) return Promise.resolve(this.scrubbed(toolError('unavailable', `${this.id} was closed; this tool is no longer available`)));
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return Promise.resolve(this.scrubbed(toolError('invalid_input', 'the arguments must be a JSON object')));
+    }
+    const args = input as Record<string, unknown>;
+    const report = this.progressOf(ctx);
+    const session = this.session;
+    if (session?.usable === true) {
+      return callOnSession(session, this.id, target, args, ctx, undefined, report).then((value) => this.scrubbed(this.closedDuring(epoch, value)));
+    }
+    const onSession = (connected: McpSession, spentMs?: number): Promise<unknown> =>
+      callOnSession(connected, this.id, target, args, ctx, spentMs, report).then((value) => this.closedDuring(epoch, value));
+    return this.connectThenCall(target, ctx, onSession).then((value) => this.scrubbed(value));
   }
 
   /** A result as the model may read it: a tool error's message and every string of an output scrubbed. */
@@ -205,19 +219,9 @@ class McpSource implements McpToolSource {
     return isToolError(value) ? toolError(value.reason, this.redactor.text(value.message)) : this.redactor.value(value);
   }
 
-  private callOnce(epoch: number, target: CallTarget, input: unknown, ctx: ToolContext): Promise<unknown> {
-    if (this.epoch !== epoch) return Promise.resolve(toolError('unavailable', `${this.id} was closed; this tool is no longer available`));
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return Promise.resolve(toolError('invalid_input', 'the arguments must be a JSON object'));
-    }
-    const report = this.progressOf(ctx);
-    const onSession = (session: McpSession, spentMs?: number): Promise<unknown> =>
-      callOnSession(session, this.id, target, input as Record<string, unknown>, ctx, spentMs, report).then((value) =>
-        // A failure caused by close() says so, whatever the wire made of it.
-        this.epoch !== epoch && isToolError(value) ? toolError('unavailable', `${this.id} was closed while the call was running`) : value,
-      );
-    const session = this.session;
-    return session?.usable === true ? onSession(session) : this.connectThenCall(target, ctx, onSession);
+  /** A failure caused by close() says so, whatever the wire made of it. */
+  private closedDuring(epoch: number, value: unknown): unknown {
+    return this.epoch !== epoch && isToolError(value) ? toolError('unavailable', `${this.id} was closed while the call was running`) : value;
   }
 
   /** Where a call's progress goes: the caller's ctx.progress, its message scrubbed like a result. */

@@ -102,23 +102,19 @@ export async function evaluatePermission(
  * evaluatePermission with the audit and the input apart, as dispatchTool hands them on: the
  * audit is a fresh object of its own (not frozen, as dispatchTool always returned it), so
  * nothing has to be copied out of a frozen evaluation on every call. Without hooks and
- * canUseTool nothing can wait, so the verdict is reached right here, with no async frame or
- * closures made per call: this runs on every dispatched call.
+ * canUseTool nothing can wait, so the verdict is returned as it is, not as a promise: no
+ * async frame, closure or microtask per call, as this runs on every dispatched call. Throws
+ * a ConfigError for a malformed config (its callers are async, so that is a rejection).
  */
 const NOTHING_TO_MERGE = mergeConfigList([]);
 
 export function judgePermission(
   config: PermissionConfig | ReadonlyArray<PermissionConfig | undefined> | undefined,
   call: ToolCallInfo,
-): Promise<Judgement> {
-  let policy: MergedPermissionConfig;
-  try {
-    policy = config === undefined ? NOTHING_TO_MERGE : isConfigList(config) ? mergeConfigList(config) : mergeConfig(config);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+): Judgement | Promise<Judgement> {
+  const policy = config === undefined ? NOTHING_TO_MERGE : isConfigList(config) ? mergeConfigList(config) : mergeConfig(config);
   if (policy.hooks.length > 0 || policy.canUseTool !== undefined) return judgeWithCallbacks(policy, call);
-  return Promise.resolve(byRules(policy, call, call.input) ?? byDefault(policy, call, call.input));
+  return byRules(policy, call, call.input) ?? byDefault(policy, call, call.input);
 }
 
 async function judgeWithCallbacks(policy: MergedPermissionConfig, call: ToolCallInfo): Promise<Judgement> {

@@ -38,7 +38,7 @@ export function jsonByteLength(value: unknown, stopAfter = Number.POSITIVE_INFIN
   while (pending.length > 0 && bytes <= stopAfter) {
     const node = pending.pop();
     if (typeof node === 'string') bytes += quotedLength(node);
-    else if (typeof node === 'number') bytes += Number.isFinite(node) ? String(node).length : 4; // NaN/Infinity: null
+    else if (typeof node === 'number') bytes += numberLength(node);
     else if (typeof node === 'boolean') bytes += node ? 4 : 5;
     else if (typeof node === 'bigint') bytes += String(node).length; // not JSON; admission refuses it later
     else if (typeof node !== 'object' || node === null) bytes += 4; // null, or an element JSON writes as null
@@ -68,6 +68,18 @@ export function jsonByteLength(value: unknown, stopAfter = Number.POSITIVE_INFIN
 export function schemaBytes(inputSchema: unknown, outputSchema: unknown, stopAfter = Number.POSITIVE_INFINITY): number {
   const input = jsonByteLength(inputSchema, stopAfter);
   return outputSchema === undefined || input > stopAfter ? input : input + jsonByteLength(outputSchema, stopAfter - input);
+}
+
+/**
+ * The length of a number as JSON writes it. An integer's digits are counted, not printed: a
+ * result's ids and counts would otherwise each make a string on every call (the result cap).
+ */
+function numberLength(value: number): number {
+  if (!Number.isFinite(value)) return 4; // NaN and Infinity are written as null
+  if (!Number.isSafeInteger(value)) return String(value).length;
+  let length = value < 0 ? 2 : 1; // -0 is written as 0
+  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) length += 1;
+  return length;
 }
 
 /** What JSON.stringify writes at all: not undefined, functions or symbols. */
