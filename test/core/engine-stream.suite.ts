@@ -7,7 +7,6 @@
  */
 import type { JournalEntry, ModelAdapter, ModelDelta, ModelRequest, RunHandle, RunOutcome } from '../../src/core/index.js';
 import { DeltaAssembler, STREAM_BOUNDS } from '../../src/core/model/assemble.js';
-import { secretRedactor } from '../../src/core/secrets/redactor.js';
 import { scripted } from '../../src/testing/index.js';
 import type { SuiteHarness } from './harness.js';
 
@@ -60,7 +59,8 @@ function planned(plans: readonly (readonly (ModelDelta | 'throw')[])[], extra: P
 }
 
 export function engineStreamSuite(h: SuiteHarness): void {
-  const { createEngine, defineWorkflow, memoryJournal, tool } = h.lib;
+  // The runtime's own build: the engine knows a redact made by its own secretRedactor only.
+  const { createEngine, defineWorkflow, memoryJournal, secretRedactor, tool } = h.lib;
   const { expect } = h;
   const FAST = { baseDelayMs: 1 };
   const lookup = tool({ name: 'lookup', description: 'looks up', parameters: { type: 'object' }, execute: () => 'found' });

@@ -93,7 +93,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('rulvar-mcp inspect', { timeout: 20_000 }, () => {
+// Each case starts several CLI processes (each a stdio server beside it): a stuck-case limit
+// wide enough for the niced Node 22/24 lane, where one took 17-20 s. Not a bound under test.
+const CLI_CASE_MS = 60_000;
+
+describe('rulvar-mcp inspect', { timeout: CLI_CASE_MS }, () => {
   it('prints every tool with risk, approval, three preset verdicts, bytes and admission, and the library hashes', async () => {
     const [run, expected] = await Promise.all([cli('inspect', '--stdio', WORKBENCH), libraryHashes()]);
     expect(run.code).toBe(0);
@@ -207,7 +211,7 @@ describe('rulvar-mcp inspect', { timeout: 20_000 }, () => {
   });
 });
 
-describe('rulvar-mcp check', { timeout: 20_000 }, () => {
+describe('rulvar-mcp check', { timeout: CLI_CASE_MS }, () => {
   it('--attest then check passes on the same server and names changed, missing and unexpected tools after drift', async () => {
     const pin = join(dir, 'pin.json');
     const attest = await cli('inspect', '--stdio', fixture('--variant v1'), '--attest', pin);
