@@ -49,7 +49,7 @@ export interface ModelAdapter {
    * before checking and journaling the answer, so what a provider echoes never reaches the
    * journal, the history, an event or the run's value. `secretRedactor(secrets)` builds one
    * that finds secrets in every form the built-in adapters do, and those declare one made
-   * the same way. Tool results the agent's adapter will see are passed through it too.
+   * the same way. Every tool result passes through the `redact` of every adapter too.
    */
   redact?(text: string): string;
   /**
