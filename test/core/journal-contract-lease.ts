@@ -61,8 +61,9 @@ export function journalLeaseContract(h: ContractHarness, withStore: WithStore, m
       const asked = now();
       const old = await claim(store, 'r', 'holder-a');
       const claimed = now();
+      // The first try comes at ms / 3; on a loaded machine it may already be past ms, so what is
+      // pinned is when a try first succeeds (never before ms), not that this one fails.
       await sleep(ms / 3);
-      expect(await codeOf(() => claim(twin(), 'r', 'holder-b'))).toBe('run.claimed');
       let taken: JournalLease | undefined;
       while (taken === undefined) {
         try {
