@@ -13,6 +13,26 @@ export default defineConfig({
     // Deterministic, in-process tests only: the property tests (thousands of generated
     // cases), the child-process and socket tests cost seconds per mutant under
     // instrumentation and add few kills the core suite and the JSON Schema Test Suite miss.
-    include: ['test/mutation/core.test.ts', 'test/node/json-schema-suite.test.ts', 'test/node/core-units.test.ts', 'test/node/deadline-units.test.ts', 'test/node/model-call-units.test.ts', 'test/node/turn-calls-units.test.ts'],
+    include: [
+      'test/mutation/core.test.ts',
+      'test/node/json-schema-suite.test.ts',
+      'test/node/core-units.test.ts',
+      'test/node/deadline-units.test.ts',
+      'test/node/model-call-units.test.ts',
+      'test/node/turn-calls-units.test.ts',
+      'test/node/spawn-units.test.ts',
+      // The adapters (src/adapters, anthropic, openai, ai-sdk) beyond the core suite's cases.
+      'test/node/adapters.test.ts',
+      'test/node/ai-sdk-mock.test.ts',
+      'test/node/ai-sdk-hostile.test.ts',
+      'test/node/ai-sdk-openai.test.ts',
+      'test/node/provider-sdk-streams.test.ts',
+      // The CLI's parts in process (a child process never sees Stryker's active mutant).
+      'test/node/cli-units.test.ts',
+      'test/node/cli-inspect.test.ts',
+      'test/node/cli-args.test.ts',
+      'test/node/cli-tokenize.test.ts',
+      'test/node/cli-bounds.test.ts',
+    ],
   },
 });

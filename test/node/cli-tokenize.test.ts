@@ -19,14 +19,27 @@ describe('tokenize (--stdio)', () => {
     expect(tokenize('echo $HOME * | cat > out')).toEqual(['echo', '$HOME', '*', '|', 'cat', '>', 'out']);
   });
 
-  it('refuses an unterminated quote or a trailing backslash as a usage error', () => {
-    for (const line of [`a 'b`, 'a "b', 'a\\']) {
-      expect(() => tokenize(line)).toThrow(CliExit);
+  it('a word made only of an escaped character is still a word', () => {
+    expect(tokenize('\\a \\b')).toEqual(['a', 'b']);
+    expect(tokenize('\\a')).toEqual(['a']);
+  });
+
+  it('refuses an unterminated quote or a trailing backslash as a usage error that says which', () => {
+    const cases: [string, string][] = [
+      [`a 'b`, '--stdio has an unterminated single quote'],
+      ['a "b', '--stdio has an unterminated double quote'],
+      [`a "b'`, '--stdio has an unterminated double quote'],
+      ['a\\', '--stdio ends with a lone backslash'],
+    ];
+    for (const [line, message] of cases) {
+      let thrown: unknown;
       try {
         tokenize(line);
       } catch (error) {
-        expect((error as CliExit).exitCode).toBe(EXIT.usage);
+        thrown = error;
       }
+      expect(thrown).toBeInstanceOf(CliExit);
+      expect([(thrown as CliExit).exitCode, (thrown as CliExit).message, (thrown as CliExit).name]).toEqual([EXIT.usage, message, 'CliExit']);
     }
   });
 });

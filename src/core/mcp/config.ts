@@ -31,6 +31,17 @@ const isStringArray: Check = (v) =>
 const isStringRecord: Check = (v) =>
   isPlainRecord(v) && Object.values(v).every((x) => typeof x === 'string') ? undefined : 'a record of strings';
 
+/**
+ * A record of tool name to a value `valid` accepts; a refusal names the first tool whose value
+ * is not (the host wrote these names, but a long one is cut so the message stays one line).
+ */
+function perTool(v: unknown, valid: (x: unknown) => boolean, expected: string): string | undefined {
+  if (!isPlainRecord(v)) return expected;
+  const bad = Object.keys(v).find((name) => !valid(v[name]));
+  if (bad === undefined) return undefined;
+  return `${expected} (not so for ${JSON.stringify(bad.length > 64 ? `${bad.slice(0, 64)}…` : bad)})`;
+}
+
 const COMMON_KEYS: Record<string, Check> = {
   transport: isString,
   id: isNonEmptyString,
@@ -40,14 +51,8 @@ const COMMON_KEYS: Record<string, Check> = {
     typeof v === 'string' && /^[a-zA-Z0-9_-]{1,63}$/.test(v)
       ? undefined
       : "a string of 1 to 63 letters, digits, '_' or '-'",
-  approval: (v) =>
-    typeof v === 'boolean' || (isPlainRecord(v) && Object.values(v).every((x) => typeof x === 'boolean'))
-      ? undefined
-      : 'true, false, or a record of tool name to boolean',
-  risk: (v) =>
-    isPlainRecord(v) && Object.values(v).every((x) => TOOL_RISKS.includes(x as ToolRisk))
-      ? undefined
-      : `a record of tool name to one of ${TOOL_RISKS.join(', ')}`,
+  approval: (v) => (typeof v === 'boolean' ? undefined : perTool(v, (x) => typeof x === 'boolean', 'true, false, or a record of tool name to boolean')),
+  risk: (v) => perTool(v, (x) => TOOL_RISKS.includes(x as ToolRisk), `a record of tool name to one of ${TOOL_RISKS.join(', ')}`),
   drift: (v) => (v === 'rekey' || v === 'refuse' ? undefined : "'rekey' or 'refuse'"),
   protocol: (v) => (PROTOCOL_OPTIONS.includes(v as ProtocolOption) ? undefined : "'auto', '2026-07-28' or '2025-11-25'"),
   onUnsupportedSchema: (v) => (v === 'refuse' || v === 'skip' ? undefined : "'refuse' or 'skip'"),
