@@ -60,6 +60,7 @@ describe('parseArgs: what each command and option becomes', () => {
     const joined = (argv: string[]) => argv.flatMap((a, i) => (i % 2 === 0 && a !== '--json' ? [`${a}=${argv[i + 1] ?? ''}`] : []));
     const inline = [...joined(spaced.slice(0, 10)), '--json', ...joined(spaced.slice(11)), ...joined(bounds)];
     expect(parseArgs(['inspect', ...inline])).toEqual(expected);
+    expect(parseArgs(['inspect', '--url', 'http://127.0.0.1:9/mcp', '-H', ' X-Key : v '])).toMatchObject({ target: { kind: 'url', url: 'http://127.0.0.1:9/mcp' }, headers: [['X-Key', 'v']] });
     expect(parseArgs(['inspect', '--stdio=a=b c', '--preset=open'])).toMatchObject({ target: { kind: 'stdio', command: 'a=b', args: ['c'] }, preset: 'open' });
   });
 
@@ -107,7 +108,7 @@ describe('parseArgs: every usage error is exit 2 with the message docs/cli.md sh
   });
 
   it('a malformed header or URL is refused without quoting it', () => {
-    for (const header of ['no-colon s3cret-value', ': s3cret-value', 'bad name: s3cret-value', 'ba(d: s3cret-value', ' : s3cret-value']) {
+    for (const header of ['X-Token', 'no-colon s3cret-value', ': s3cret-value', 'bad name: s3cret-value', 'ba(d: s3cret-value', ' : s3cret-value']) {
       const [code, message] = refusal(['inspect', '--url', 'https://h/', '--header', header]);
       expect([code, message]).toEqual([EXIT.usage, '--header expects NAME:VALUE with a valid header NAME']);
     }

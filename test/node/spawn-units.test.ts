@@ -50,7 +50,7 @@ describe('planSpawn: the call, then the profile, then the defaults', () => {
 
   it('the descriptor that counts identical spawns holds the type, model, system and prompt', () => {
     const defaults = { model: 'a:m', profiles: { p: {}, q: {} } };
-    const descriptors = [plan({ defaults }), plan({ defaults }, { agentType: 'p' }), plan({ defaults }, { agentType: 'q' }), plan({ defaults }, { system: 's' }), plan({ defaults }, { model: 'b:m' }), plan({ defaults }, {}, 'other')].map((p) => p.descriptor);
+    const descriptors = [plan({ defaults }), plan({ defaults }, { agentType: 'p' }), plan({ defaults }, { agentType: 'q' }), plan({ defaults }, { system: 's' }), plan({ defaults }, { system: 't' }), plan({ defaults }, { model: 'b:m' }), plan({ defaults }, {}, 'other')].map((p) => p.descriptor);
     expect(new Set(descriptors).size).toBe(descriptors.length);
     expect(plan({ defaults }).descriptor).toBe(plan({ defaults }).descriptor);
   });
