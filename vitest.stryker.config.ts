@@ -29,6 +29,8 @@ export default defineConfig({
       'test/node/ai-sdk-hostile.test.ts',
       'test/node/ai-sdk-openai.test.ts',
       'test/node/provider-sdk-streams.test.ts',
+      'test/node/sse-units.test.ts',
+      'test/node/adapter-units.test.ts',
       // The CLI's parts in process (a child process never sees Stryker's active mutant).
       'test/node/cli-units.test.ts',
       'test/node/cli-inspect.test.ts',

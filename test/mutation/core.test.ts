@@ -6,8 +6,9 @@
  * build or cost tens of seconds per mutant. They are skipped here only (`npm test` runs them
  * as they are); mutants only they would kill show as surviving or uncovered, not hidden.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { coreSuite } from '../core/suite.js';
+import { startProviderHost } from '../node/provider-host.js';
 
 const HEAVY = new RegExp(
   [
@@ -25,10 +26,15 @@ const HEAVY = new RegExp(
   ].join('|'),
 );
 
+// The provider host on loopback: the adapters' redirect and body-bound cases need a real wire.
+const providers = await startProviderHost();
+afterAll(() => providers.close());
+
 coreSuite({
   describe,
   it: (name, body, timeoutMs) => (HEAVY.test(name) ? it.skip : it)(name, body, timeoutMs),
   expect,
   lib: await import('../../src/node/index.js'),
   runtime: 'node',
+  providerHost: () => providers,
 });
