@@ -31,6 +31,7 @@ export default defineConfig({
       'test/node/provider-sdk-streams.test.ts',
       'test/node/sse-units.test.ts',
       'test/node/adapter-units.test.ts',
+      'test/node/read-body-units.test.ts',
       // The CLI's parts in process (a child process never sees Stryker's active mutant).
       'test/node/cli-units.test.ts',
       'test/node/cli-inspect.test.ts',
