@@ -81,6 +81,19 @@ describe('RunLog: another engine on the same run', () => {
     expect((await journal.load('r')).length).toBe(3);
   });
 
+  it('a null or a hole where its entries should be is a conflict, not a crash', async () => {
+    for (const odd of [null, undefined]) {
+      let loads = 0;
+      const store: JournalStore = {
+        load: () => Promise.resolve((loads += 1) === 1 ? [] : [odd as never]),
+        append: () => Promise.reject(new RulvarError('journal.conflict', 'moved')),
+      };
+      const log = await RunLog.load(store, 'r');
+      log.onForeignResolution = () => undefined;
+      expect(await codeOf(() => log.write(step('mine')))).toBe('journal.conflict');
+    }
+  });
+
   it('without a listener for resolutions, its resolution is a conflict too', async () => {
     const journal = memoryJournal();
     const log = await RunLog.load(journal, 'r');
