@@ -579,6 +579,8 @@ export function engineLoopSuite(h: SuiteHarness): void {
       h.expect(start).toMatchObject({ runId: handle.runId, toolsetHash: (await resolveToolset([ok])).toolsetHash });
       h.expect(turn0).toEqual({ runId: handle.runId, agentKey, turn: 0, usage });
       h.expect(turn1).toEqual({ runId: handle.runId, agentKey, turn: 1 });
+      // Keys absent, not present as undefined: a listener serialising the event sees no null.
+      h.expect([Object.hasOwn(turn1 ?? {}, 'usage'), Object.hasOwn(start ?? {}, 'agentType'), start?.['model']]).toEqual([false, false, 'scripted:m']);
       // A call starts with the input the model gave, before any hook decides (the second is denied).
       h.expect(start1).toEqual({ runId: handle.runId, agentKey, callId: 'scripted-0-0', toolName: 'ok', input: { x: 1 } });
       h.expect(start2).toEqual({ runId: handle.runId, agentKey, callId: 'scripted-0-1', toolName: 'ok', input: { x: 2 } });
@@ -594,6 +596,19 @@ export function engineLoopSuite(h: SuiteHarness): void {
       h.expect(end1?.['result']).toEqual({ callId: 'scripted-0-0', toolName: 'ok', isError: false, output: 'ok ran' });
       h.expect(end2).toMatchObject({ agentKey, callId: 'scripted-0-1', result: { isError: true, reason: 'denied' }, audit: { verdict: 'deny', layer: 'hook' } });
       h.expect(runEnd).toEqual({ runId: handle.runId, outcome });
+    });
+
+    h.it('an agent of a profile announces its type, in agent:start and in the journal; its end counts its turns', async () => {
+      const journal = h.lib.memoryJournal();
+      const model = scripted(['done']);
+      const engine = createEngine({ adapters: [model], journal, defaults: { model: 'scripted:m', profiles: { writer: {} } } });
+      const handle = engine.run(agentOnce({ agentType: 'writer' }), undefined);
+      const seen = record(handle);
+      completed(await handle.result);
+      h.expect(seen[0]).toMatchObject({ name: 'agent:start', event: { agentType: 'writer', model: 'scripted:m' } });
+      const entries = await journal.load(handle.runId);
+      h.expect(entries.find((e) => e.type === 'spawn')).toMatchObject({ agentType: 'writer', model: 'scripted:m' });
+      h.expect(entries.find((e) => e.type === 'agent:end')).toMatchObject({ text: 'done', turns: 1 });
     });
 
     h.it('listeners that throw or reject change nothing and leave no unhandled rejection', async () => {
