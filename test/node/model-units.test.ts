@@ -11,8 +11,8 @@ import type { ModelAdapter } from '../../src/core/model/types.js';
 import { RulvarError } from '../../src/node/index.js';
 
 const call = { id: 'c1', name: 'lookup', input: { q: 1 } };
-const nested = (depth: number, wrap: (inner: unknown) => unknown): unknown => {
-  let value: unknown = 1;
+const nested = (depth: number, wrap: (inner: unknown) => unknown, innermost: unknown = 1): unknown => {
+  let value: unknown = innermost;
   for (let i = 0; i < depth; i += 1) value = wrap(value);
   return value;
 };
@@ -53,6 +53,8 @@ describe('checkResponse', () => {
   it(`an input may nest ${MAX_INPUT_DEPTH} levels of arrays or objects, not one more`, () => {
     for (const wrap of [(v: unknown) => [v], (v: unknown) => ({ k: v })]) {
       expect(thrown(() => checkResponse({ text: '', toolCalls: [{ ...call, input: nested(MAX_INPUT_DEPTH, wrap) }] }))).toBe('accepted');
+      // A null at the deepest level is a value, not a level.
+      expect(thrown(() => checkResponse({ text: '', toolCalls: [{ ...call, input: nested(MAX_INPUT_DEPTH, wrap, null) }] }))).toBe('accepted');
       expect(thrown(() => checkResponse({ text: '', toolCalls: [{ ...call, input: nested(MAX_INPUT_DEPTH + 1, wrap) }] }))).toBe(`the adapter returned tool call 0 whose input nests deeper than ${MAX_INPUT_DEPTH} levels`);
     }
     let level = 0;
