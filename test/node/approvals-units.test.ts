@@ -12,22 +12,9 @@ import type { JournalEntry } from '../../src/core/journal/entries.js';
 import type { JournalStore } from '../../src/core/journal/store.js';
 import { RulvarError, memoryJournal } from '../../src/node/index.js';
 import { caught } from '../core/helpers.js';
+import { approvalEntry, type Approval } from './approval-entry.js';
 
-type Approval = Extract<JournalEntry, { type: 'approval' }>;
-
-const approval = (key: string, deadlineAt?: string): Approval =>
-  entry({
-    type: 'approval',
-    key,
-    agent: 'a',
-    turn: 0,
-    index: 0,
-    toolName: 'lookup',
-    callId: `call-${key}`,
-    input: { q: 1 },
-    audit: { verdict: 'ask', layer: 'default', advisory: [] },
-    ...(deadlineAt === undefined ? {} : { deadlineAt }),
-  }) as Approval;
+const approval = (key: string, deadlineAt?: string): Approval => approvalEntry(key, deadlineAt, undefined, { q: 1 });
 
 describe('normalizeDecision', () => {
   it('only an explicit allow allows; by is operator only when said so', () => {

@@ -13,26 +13,12 @@ import { entry } from '../../src/core/engine/entries.js';
 import { RunLog } from '../../src/core/engine/run-log.js';
 import type { JournalEntry } from '../../src/core/journal/entries.js';
 import { memoryJournal } from '../../src/node/index.js';
+import { approvalEntry, type Approval } from './approval-entry.js';
 
-type Approval = Extract<JournalEntry, { type: 'approval' }>;
 
 const T0 = Date.parse('2026-12-03T10:00:00.000Z');
 
-function approval(key: string, deadlineAt?: string, timeoutDecision?: 'allow' | 'deny'): Approval {
-  return entry({
-    type: 'approval',
-    key,
-    agent: 'a',
-    turn: 0,
-    index: 0,
-    toolName: 'lookup',
-    callId: `call-${key}`,
-    input: {},
-    audit: { verdict: 'ask', layer: 'default', reason: 'asks' } as unknown as Approval['audit'],
-    ...(deadlineAt === undefined ? {} : { deadlineAt }),
-    ...(timeoutDecision === undefined ? {} : { timeoutDecision }),
-  }) as Approval;
-}
+const approval = (key: string, deadlineAt?: string, timeoutDecision?: 'allow' | 'deny'): Approval => approvalEntry(key, deadlineAt, timeoutDecision);
 
 async function logOf(entries: JournalEntry[]): Promise<{ log: RunLog; journal: ReturnType<typeof memoryJournal> }> {
   const journal = memoryJournal();
