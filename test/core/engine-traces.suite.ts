@@ -7,7 +7,7 @@
  * exporter, in every runtime.
  */
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import type { EngineOptions, ModelAdapter } from '../../src/core/index.js';
+import type { EngineOptions, ModelAdapter, ModelRequest } from '../../src/core/index.js';
 import { GEN_AI_ATTRIBUTES as G, MAX_TRACE_CONTENT_CHARS, MAX_TRACE_TEXT_CHARS, RULVAR_ATTRIBUTES as R, RULVAR_EVENTS as E, runSpanContext } from '../../src/edge/otel.js';
 import { scripted, type Script } from '../../src/testing/index.js';
 import { echo } from '../fixtures/wire-rules.js';
@@ -159,6 +159,20 @@ export function engineTracesSuite(h: SuiteHarness): void {
       const runs = byName(spans(), 'invoke_workflow leaky');
       expect(runs[1]?.status.message).toContain('[redacted]');
       expect(runs[1]?.attributes[G.ERROR_TYPE]).toBe('model.failed');
+    });
+
+    h.it('an adapter whose redact cannot be read or is no function records no content at all, and the engine still starts', async () => {
+      const SECRET = 'sk-trace-unusable-0123456789abcdef';
+      const wf = defineWorkflow({ name: 'unusable' }, async (ctx) => (await ctx.agent(`prompt with ${SECRET}`)).text);
+      for (const redact of [{ get: () => { throw new Error('getter'); } }, { value: 'not a function' }]) {
+        const inner = scripted([`the key is ${SECRET}`]);
+        const model = Object.defineProperty({ id: 'scripted', generate: (request: ModelRequest, signal: AbortSignal) => inner.generate(request, signal) }, 'redact', redact) as ModelAdapter;
+        const { tracer, spans } = recorder();
+        await engineWith(model, { tracer, traceContent: true }).run(wf, null).result;
+        const text = dump(spans());
+        expect(text).not.toContain(SECRET.slice(4, 24));
+        expect(text).toContain('[not recorded: redaction failed]');
+      }
     });
 
     h.it('no header secret an MCP server echoes, in a result or a failed call, reaches a span', async () => {

@@ -24,8 +24,17 @@ export function tracingOf(options: EngineOptions, adapters: ReadonlyMap<string, 
   if (traceContent !== undefined && typeof traceContent !== 'boolean') throw new ConfigError('config.invalid_value', 'traceContent must be true or false');
   const redacts: ((text: string) => unknown)[] = [];
   for (const adapter of adapters.values()) {
-    const redact: unknown = adapter.redact;
-    if (typeof redact === 'function') redacts.push((text) => redact.call(adapter, text));
+    let redact: unknown;
+    try {
+      redact = adapter.redact;
+    } catch {
+      redact = null;
+    }
+    if (redact === undefined) continue;
+    // Declared but unusable (a getter that throws, not a function): what it was to scrub is
+    // not recorded at all, as the journal hides what such a redact was given (redact-answer.ts).
+    const usable = typeof redact === 'function' ? (redact as (text: string) => unknown) : undefined;
+    redacts.push((text) => (usable === undefined ? undefined : usable.call(adapter, text)));
   }
   const clean = cleaner(redacts);
   return (runId, workflow, resumed) => new RunTrace(tracer, traceContent === true, clean, runId, workflow, resumed);
