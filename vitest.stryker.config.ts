@@ -37,6 +37,7 @@ export default defineConfig({
       'test/node/read-body-units.test.ts',
       'test/node/post-stream-units.test.ts',
       'test/node/anthropic-stream-units.test.ts',
+      'test/node/openai-stream-units.test.ts',
       // The CLI's parts in process (a child process never sees Stryker's active mutant).
       'test/node/cli-units.test.ts',
       'test/node/cli-inspect.test.ts',
