@@ -8,7 +8,7 @@
  * `redact` cost nothing here.
  */
 import { ownJson } from '../journal/json-safe.js';
-import { redactText } from '../model/redact-answer.js';
+import { declaredRedact, redactText } from '../model/redact-answer.js';
 import type { ModelAdapter } from '../model/types.js';
 import { scrubStrings } from '../secrets/walk.js';
 import type { ToolResult } from '../tools/types.js';
@@ -17,14 +17,8 @@ import type { ToolResult } from '../tools/types.js';
 export function resultCleaner(adapters: Iterable<ModelAdapter>): ((result: ToolResult) => ToolResult) | undefined {
   const cleans: ((text: string) => string)[] = [];
   for (const adapter of adapters) {
-    let redact: unknown;
-    try {
-      redact = adapter.redact;
-    } catch {
-      redact = null;
-    }
     // A `redact` that throws or answers no string hides the text it was given (redactText).
-    if (redact !== undefined) cleans.push(redactText(adapter));
+    if (declaredRedact(adapter) !== undefined) cleans.push(redactText(adapter));
   }
   if (cleans.length === 0) return undefined;
   const clean = cleans.length === 1 ? (cleans[0] as (text: string) => string) : (text: string) => cleans.reduce((out, one) => one(out), text);

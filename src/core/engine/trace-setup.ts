@@ -5,6 +5,7 @@
  * from: a model's answer, a tool's result, an error.
  */
 import { ConfigError } from '../errors.js';
+import { declaredRedact } from '../model/redact-answer.js';
 import type { ModelAdapter } from '../model/types.js';
 import { cleaner } from './trace-span.js';
 import { RunTrace } from './tracing.js';
@@ -24,12 +25,7 @@ export function tracingOf(options: EngineOptions, adapters: ReadonlyMap<string, 
   if (traceContent !== undefined && typeof traceContent !== 'boolean') throw new ConfigError('config.invalid_value', 'traceContent must be true or false');
   const redacts: ((text: string) => unknown)[] = [];
   for (const adapter of adapters.values()) {
-    let redact: unknown;
-    try {
-      redact = adapter.redact;
-    } catch {
-      redact = null;
-    }
+    const redact = declaredRedact(adapter);
     if (redact === undefined) continue;
     // Declared but unusable (a getter that throws, not a function): what it was to scrub is
     // not recorded at all, as the journal hides what such a redact was given (redact-answer.ts).

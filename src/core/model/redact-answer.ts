@@ -22,18 +22,26 @@ export function redactAnswer(adapter: ModelAdapter, raw: unknown): unknown {
 }
 
 /**
+ * What the adapter declares as `redact`, read once under a guard: undefined when it declares
+ * none, null when reading it throws (a getter or a proxy trap), which callers treat as a
+ * `redact` that fails.
+ */
+export function declaredRedact(adapter: ModelAdapter): unknown {
+  try {
+    return adapter.redact;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The adapter's `redact` as a cleaner of one text that cannot throw, for what the engine says
  * about the adapter's failures (a provider error quoting a key). A `redact` that is absent
  * leaves the text as it is; one that throws or answers no string hides the whole text, since
  * a secret the adapter declared may be in it.
  */
 export function redactText(adapter: ModelAdapter): (text: string) => string {
-  let redact: unknown;
-  try {
-    redact = adapter.redact;
-  } catch {
-    redact = null;
-  }
+  const redact = declaredRedact(adapter);
   if (redact === undefined) return (text) => text;
   return (text) => {
     try {
