@@ -47,13 +47,16 @@ function watching(store: JournalStore): Watching {
 }
 
 /**
- * The backends of watches on `table`, by pid: pg_listening_channels() is per session, so they
- * are known by their last statement, the LISTEN or a sweep (which only a watch client runs).
+ * The backends of watches on `table` that listen, by pid: pg_listening_channels() is per
+ * session, so they are known by their last statement, a finished LISTEN or a sweep (which only
+ * a watch client runs, once it listens). A watch's first connection also reads the clock
+ * between the two, a statement naming no table: until its first sweep it is not seen, so a
+ * test takes the pid from the check that saw it rather than asking again.
  */
 async function listeners(table: string): Promise<number[]> {
   const admin = await openPool({ max: 1 });
   const { rows } = await admin.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE query = $1 OR (query LIKE '%ORDER BY expires_at, run_id%' AND query LIKE $2)`,
+    `SELECT pid FROM pg_stat_activity WHERE (query = $1 AND state = 'idle') OR (query LIKE '%ORDER BY expires_at, run_id%' AND query LIKE $2)`,
     [`LISTEN "${table}"`, `%"${table}_lease"%`],
   );
   return rows.map((row) => row.pid);
@@ -117,8 +120,10 @@ describe('postgresJournal: watch', { timeout: 30_000 }, () => {
     const writer = postgresJournal({ pool: await openPool(), table });
     await writer.append('before', [step(0)], 0);
     const watch = watching(store);
-    await until(async () => (await listeners(table)).length === 1, 'the watch to listen');
-    const [pid] = await listeners(table);
+    let seen: number[] = [];
+    await until(async () => (seen = await listeners(table)).length === 1, 'the watch to listen');
+    const [pid] = seen;
+    expect(pid).toBeTypeOf('number');
     const admin = await openPool({ max: 1 });
     // A reconnect whose first try meets a loaded server may wait out a try's whole bound
     // (timeoutMs, 10 s) before the next one: the wake may come past 10 s, never much past 20.
