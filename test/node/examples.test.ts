@@ -88,6 +88,11 @@ describe.runIf(enabled)('examples', () => {
     );
   }, 60_000);
 
+  it('spans.ts prints a run\'s spans in start order, each under its parent', async () => {
+    const out = await runExample('spans.ts');
+    expect(out).toBe(['invoke_workflow remind', '  invoke_agent agent', '    chat any', '    execute_tool lookup', '    chat any', ''].join('\n'));
+  });
+
   it('approvals.ts suspends on a write, resolves it and resumes without paying twice', async () => {
     const out = await runExample('approvals.ts');
     expect(out).toContain(`suspended: notes_add_note tool "notes_add_note" needs approval (risk write: preset 'strict' asks approval for write tools)`);
@@ -139,6 +144,8 @@ describe('examples quoted by the docs', () => {
     ['docs/engine.md', 'approvals.ts'],
     ['README.md', 'streaming.ts'],
     ['README.md', 'progress.ts'],
+    ['README.md', 'spans.ts'],
+    ['docs/traces.md', 'tracing.ts'],
   ])('%s quotes examples/%s verbatim', async (doc, file) => {
     const readme = await readFile(`${root}/${doc}`, 'utf8');
     const code = (await readFile(`${root}/examples/${file}`, 'utf8')).split('\n').slice(1).join('\n').trimEnd();

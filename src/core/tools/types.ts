@@ -46,8 +46,8 @@ export interface ToolContext {
    */
   readonly idempotencyKey?: string;
   /**
-   * Set when the caller listens for progress (the engine always does): report how far the
-   * call is. Each report becomes a `tool:progress` event; `progress` must be finite and grow
+   * Set when the caller listens for progress (the engine does when its run handle has a
+   * `tool:progress` listener): report how far the call is. Each report becomes a `tool:progress` event; `progress` must be finite and grow
    * with every report, and reports are coalesced to one per 100 ms (tools/progress.ts).
    */
   readonly progress?: ReportProgress;
