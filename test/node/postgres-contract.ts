@@ -1,9 +1,10 @@
 /**
- * The JournalStore contract (spec/runtime.md, "Journals" and "One writer per run: leases") as
- * a suite over any store: a factory of fresh backings, and what the store offers (leases,
- * runs, watch). postgres-journal.test.ts runs it on PostgreSQL. It stands in for the shared
- * test/core/journal-contract.suite.ts until that lands; then the test file imports that
- * instead, and what here is Postgres-only moves there.
+ * What postgresJournal is held to beyond the shared JournalStore contract
+ * (test/core/journal-contract.suite.ts, which postgres-journal.test.ts also runs on it): values
+ * kept exactly (key order, NUL, unpaired surrogates), expected lengths that can never match,
+ * empty appends, entry shapes JSON cannot hold, unfit and look-alike run ids, runs() in byte
+ * order, lease expiry judged on the database's clock, claims it cannot keep, and its watch.
+ * Also the helpers the Postgres test files share.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { JournalEntry, JournalStore } from '../../src/core/index.js';
@@ -26,22 +27,10 @@ export const steps = (from: number, count: number): JournalEntry[] => Array.from
 /** The code a promise rejects with, or 'resolved'. */
 export const codeOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'resolved', (error: { code?: unknown }) => error?.code);
 
-export function journalContract(name: string, subject: ContractSubject): void {
+export function postgresContractExtras(name: string, subject: ContractSubject): void {
   const { leases, runs, watch } = subject.capabilities;
 
-  describe(`${name}: the JournalStore contract`, { timeout: 30_000 }, () => {
-    it('round trip: batches load back in order, as fresh objects, through any store on the backing', async () => {
-      const { store, again } = await subject.fresh();
-      await store.append('r', steps(0, 2), 0);
-      await store.append('r', [step(2, { nested: ['a', 1, null, true, -1.5] })], 2);
-      const other = await again();
-      const loaded = await other.load('r');
-      expect(loaded).toEqual([...steps(0, 2), step(2, { nested: ['a', 1, null, true, -1.5] })]);
-      (loaded[2] as unknown as { value: { nested: unknown[] } }).value.nested.push('changed');
-      expect((await other.load('r'))[2]).toEqual(step(2, { nested: ['a', 1, null, true, -1.5] }));
-      expect(await store.load('never written')).toEqual([]);
-    });
-
+  describe(`${name}: beyond the shared JournalStore contract`, { timeout: 30_000 }, () => {
     it('keeps every value exactly: key order, NUL, unpaired surrogates, escapes, large numbers', async () => {
       const { store, again } = await subject.fresh();
       const odd = { zeta: 1, alpha: { b: 2, a: 1, '': 0 }, nul: 'a\u0000b', lone: '\ud800x\udc00', text: 'naïve ✓ "q" \\ \n \u2028 😀', big: 1.7976931348623157e308, tiny: 5e-324, neg: -0.1 };
@@ -72,44 +61,6 @@ export function journalContract(name: string, subject: ContractSubject): void {
       expect(await codeOf(store.append('r', [], 2))).toBe('journal.conflict');
       expect(await store.load('r')).toEqual(steps(0, 1));
     });
-
-    it('of eight appends racing at one expectedLength through separate stores, exactly one lands', async () => {
-      const { store, again } = await subject.fresh();
-      const writers = await Promise.all(Array.from({ length: 8 }, () => again()));
-      await store.append('race', steps(0, 1), 0);
-      for (let round = 1; round <= 3; round += 1) {
-        const settled = await Promise.allSettled(writers.map((w, i) => w.append('race', [step(100 * round + i), step(100 * round + i + 50)], 2 * round - 1)));
-        const won = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [i] : []));
-        expect(won).toHaveLength(1);
-        expect(settled.filter((s) => s.status === 'rejected').map((s) => (s as PromiseRejectedResult).reason.code)).toEqual(Array(7).fill('journal.conflict'));
-        expect((await store.load('race')).slice(-2)).toEqual([step(100 * round + won[0]!), step(100 * round + won[0]! + 50)]);
-      }
-      expect(await store.load('race')).toHaveLength(7);
-    });
-
-    // Issue 23 item 4: no store decides whether a run can finish (the shared suite's case; this
-    // suite stands in for it on Postgres, which runs only here).
-    it('takes any batch the engine can produce: seven 10 MB tool results in one append', async () => {
-      const { store, again } = await subject.fresh();
-      const results = Array.from({ length: 7 }, (_, i): JournalEntry => ({
-        v: 1,
-        type: 'tool',
-        agent: 'a',
-        turn: 0,
-        index: i,
-        result: { callId: `c${i}`, toolName: 'fetch', isError: false, output: String.fromCharCode(97 + i).repeat(10 * 1024 * 1024) },
-        audit: { verdict: 'allow', layer: 'default', advisory: [] },
-      }));
-      await store.append('big', [step(0)], 0);
-      await store.append('big', results, 1);
-      await store.append('big', [step(8)], 8);
-      const loaded = await (await again()).load('big');
-      expect(loaded).toHaveLength(9);
-      // Member by member: a 70 MB diff would drown a failure's message.
-      for (let i = 0; i < 7; i += 1) expect(loaded[i + 1]).toEqual(results[i]);
-      expect(loaded[8]).toEqual(step(8));
-      // A guard against a hang only: 70 MB through a server, on a gate running two lanes at once.
-    }, 180_000);
 
     it('an entry JSON cannot hold refuses the whole append with config.invalid_value', async () => {
       const { store } = await subject.fresh();
@@ -146,52 +97,6 @@ export function journalContract(name: string, subject: ContractSubject): void {
     });
 
     describe.runIf(leases)('leases', () => {
-      it('a claim holds the run: loads and appends go through it, another holder is refused run.claimed', async () => {
-        const { store, again } = await subject.fresh();
-        const lease = await store.claim!('r', { holder: 'a', ms: 30_000 });
-        expect([lease.runId, lease.holder]).toEqual(['r', 'a']);
-        expect(await lease.load()).toEqual([]);
-        await lease.append(steps(0, 2), 0);
-        expect(await codeOf(lease.append([step(9)], 1))).toBe('journal.conflict');
-        // An empty append through the lease checks the length (and the lease) and writes nothing.
-        await lease.append([], 2);
-        expect(await codeOf(lease.append([], 1))).toBe('journal.conflict');
-        expect(await lease.load()).toEqual(steps(0, 2));
-        const other = await again();
-        const refused = await other.claim!('r', { holder: 'b', ms: 30_000 }).then(() => undefined, (e: unknown) => e);
-        expect([RulvarError.is(refused), (refused as { code?: unknown }).code]).toEqual([true, 'run.claimed']);
-        // The holder claiming again keeps its lease; a claim of another run is unaffected.
-        await (await other.claim!('r', { holder: 'a', ms: 30_000 })).append([step(2)], 2);
-        await other.claim!('other run', { holder: 'b', ms: 30_000 });
-        await lease.append([step(3)], 3);
-        expect(await store.load('r')).toEqual(steps(0, 4));
-      });
-
-      it('release frees the run at once, is idempotent and never rejects', async () => {
-        const { store } = await subject.fresh();
-        const lease = await store.claim!('r', { holder: 'a', ms: 30_000 });
-        await lease.release();
-        await lease.release();
-        const next = await store.claim!('r', { holder: 'b', ms: 30_000 });
-        expect(await codeOf(lease.append([step(0)], 0))).toBe('run.lease_lost');
-        expect(await codeOf(lease.append([], 0))).toBe('run.lease_lost');
-        expect(await codeOf(lease.renew())).toBe('run.lease_lost');
-        // The old holder's release cannot end the new holder's lease.
-        await lease.release();
-        expect(await codeOf(store.claim!('r', { holder: 'c', ms: 30_000 }))).toBe('run.claimed');
-        await next.append([step(0)], 0);
-      });
-
-      it('writers without the lease still append (a resolution); the holder then meets journal.conflict', async () => {
-        const { store, again } = await subject.fresh();
-        const lease = await store.claim!('r', { holder: 'a', ms: 30_000 });
-        await lease.append(steps(0, 1), 0);
-        await (await again()).append('r', [step(1)], 1);
-        expect(await codeOf(lease.append([step(9)], 1))).toBe('journal.conflict');
-        expect(await lease.load()).toEqual(steps(0, 2));
-        await lease.append([step(2)], 2);
-      });
-
       it('a lease ends `ms` after its claim or last renewal, judged by the store, not the caller clock', async () => {
         const { store, again } = await subject.fresh();
         const other = await again();
@@ -226,19 +131,6 @@ export function journalContract(name: string, subject: ContractSubject): void {
         } finally {
           vi.useRealTimers();
         }
-      });
-
-      it('an expired lease nobody took is still lost: its holder writes nothing', async () => {
-        const { store } = await subject.fresh();
-        // Long enough for the first append on a loaded gate; a lease of 150 ms once was not (file).
-        const lease = await store.claim!('r', { holder: 'a', ms: 1_000 });
-        await lease.append([step(0)], 0);
-        await sleep(1_200);
-        expect(await codeOf(lease.append([step(1)], 1))).toBe('run.lease_lost');
-        expect(await codeOf(lease.renew())).toBe('run.lease_lost');
-        expect(await store.load('r')).toEqual([step(0)]);
-        // The same holder may claim it again.
-        await (await store.claim!('r', { holder: 'a', ms: 30_000 })).append([step(1)], 1);
       });
 
       it('claims refuse holders and durations they cannot keep', async () => {

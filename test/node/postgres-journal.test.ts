@@ -1,17 +1,38 @@
 /**
- * postgresJournal on a real PostgreSQL server (postgres-shared.ts): the JournalStore contract,
- * then what only a shared database brings: several pools racing, its tables, its bounds.
+ * postgresJournal on a real PostgreSQL server (postgres-shared.ts): the JournalStore contract
+ * every store keeps (test/core/journal-contract.suite.ts) and what this store is held to beyond
+ * it (postgres-contract.ts), then what only a shared database brings: several pools racing,
+ * its tables, its bounds.
  */
+import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { journalContractSuite } from '../core/journal-contract.suite.js';
 import { ConfigError, RulvarError } from '../../src/core/index.js';
 import { DEFAULT_TABLE, postgresJournal } from '../../src/postgres/index.js';
 import { MAX_ENTRY_BYTES } from '../../src/postgres/rows.js';
-import { codeOf, journalContract, sleep, step, steps } from './postgres-contract.js';
+import { codeOf, postgresContractExtras, sleep, step, steps } from './postgres-contract.js';
 import { freshTable, openPool, withSharedServer } from './postgres-shared.js';
 
 withSharedServer();
 
-journalContract('postgresJournal', {
+/** Both tables of `table`, in a fixed order: proves a refused write wrote nothing. */
+async function tableRows(pool: pg.Pool, table: string): Promise<unknown> {
+  const entries = await pool.query(`SELECT run_id, position, entry::text AS entry FROM "${table}" ORDER BY run_id COLLATE "C", position`);
+  const leases = await pool.query(`SELECT run_id, holder, expires_at FROM "${table}_lease" ORDER BY run_id COLLATE "C"`);
+  return { entries: entries.rows, leases: leases.rows.map((row: Record<string, unknown>) => ({ ...row, expires_at: String(row['expires_at']) })) };
+}
+
+journalContractSuite({ describe, it, expect }, 'postgresJournal', {
+  async open() {
+    const table = freshTable();
+    const [pool, other] = [await openPool(), await openPool()];
+    // The twin is another process's store: its own pool, so its own connections.
+    return { store: postgresJournal({ pool, table }), twin: () => postgresJournal({ pool: other, table }), snapshot: () => tableRows(pool, table) };
+  },
+  // A lease has to outlast a claim's round trips on a gate running two lanes at once.
+}, { lease: true, runs: true, leaseMs: 1_500 });
+
+postgresContractExtras('postgresJournal', {
   capabilities: { leases: true, runs: true, watch: true },
   async fresh() {
     const table = freshTable();
