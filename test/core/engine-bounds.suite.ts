@@ -92,6 +92,39 @@ export function engineBoundsSuite(h: SuiteHarness): void {
       }
     }
 
+    // The same values from a streaming adapter: thrown by stream() itself or by the first
+    // next() (the adapter's failure, final), or midway (a cut stream: retried, then final).
+    const places = [['by stream() itself', 1], ['by its first next()', 1], ['midway, after a delta', 3]] as const;
+    for (const [place, attempts] of places) {
+      h.it(`each hostile value thrown ${place}: model.failed naming adapter and model, after ${attempts} attempt(s)`, async () => {
+        const seen: unknown[] = [];
+        for (const [what, make] of hostileThrows()) {
+          let calls = 0;
+          const adapter: ModelAdapter = {
+            id: 'hostile',
+            generate: () => Promise.reject(new Error('generate is not used when the adapter streams')),
+            stream() {
+              calls += 1;
+              if (place === 'by stream() itself') throw make();
+              let sent = false;
+              return {
+                [Symbol.asyncIterator]: () => ({
+                  next: async () => {
+                    if (place === 'midway, after a delta' && !sent) return ((sent = true), { done: false, value: { type: 'text', text: 'half' } as const });
+                    throw make();
+                  },
+                }),
+              };
+            },
+          };
+          const outcome = await runOnce({ adapters: [adapter], defaults: { model: 'hostile:some-model', retry: { baseDelayMs: 1 } } });
+          const error = outcome.status === 'failed' ? outcome.error : undefined;
+          seen.push({ what, code: error?.code, named: /^model hostile:some-model failed: /.test(error?.message ?? ''), calls, printable: typeof String(error?.cause) });
+        }
+        expect(seen).toEqual(hostileThrows().map(([what]) => ({ what, code: 'model.failed', named: true, calls: attempts, printable: 'string' })));
+      });
+    }
+
     h.it('a response object whose members are traps is model.failed too', async () => {
       const adapter: ModelAdapter = { id: 'hostile', generate: () => Promise.resolve(hostileThrows()[4]![1]() as never) };
       failedWith(await runOnce({ adapters: [adapter], defaults: { model: 'hostile:m' } }), 'model.failed');

@@ -671,6 +671,34 @@ export function engineDurableSuite(h: SuiteHarness): void {
       expect([model.calls, note.runs]).toEqual([1, 0]);
     });
 
+    h.it('tool results that cannot be written fail the run with no end; the next resume runs the tool once more and completes, and later ones run nothing', async () => {
+      // Issue 23 item 4: a failed write must never leave a run that reruns its effects on every resume.
+      const inner = memoryJournal();
+      let failures = 1;
+      const store: JournalStore = {
+        load: (runId) => inner.load(runId),
+        append: (runId, entries, expected) =>
+          failures > 0 && entries.some((e) => e.type === 'tool')
+            ? ((failures -= 1), Promise.reject(new RulvarError('journal.unavailable', 'the disk went away')))
+            : inner.append(runId, entries, expected),
+      };
+      const pay = counted('pay');
+      const handle = engineOver(store, scripted(PAY)).run(payer(pay.def), null);
+      const outcome = await handle.result;
+      expect(outcome.status === 'failed' && outcome.error.code).toBe('journal.unavailable');
+      expect(pay.runs).toBe(1);
+      expect((await inner.load(handle.runId)).some((e) => e.type === 'run:end')).toBe(false);
+      const resumed = await engineOver(store, scripted(PAY)).resume(handle.runId, payer(pay.def)).result;
+      expect(expectCompleted(h, resumed)).toEqual({ text: 'paid', args: null });
+      // At least once, as the durability contract says: the unrecorded call ran again, once.
+      expect(pay.runs).toBe(2);
+      for (let i = 0; i < 2; i += 1) {
+        const model = scripted(PAY);
+        expect(expectCompleted(h, await engineOver(store, model).resume(handle.runId, payer(pay.def)).result)).toEqual({ text: 'paid', args: null });
+        expect([model.calls, pay.runs]).toEqual([0, 2]);
+      }
+    });
+
     h.it('memoryJournal: a wrong expectedLength conflicts and changes nothing; unknown runs are []; the store shares nothing writable', async () => {
       const journal = memoryJournal();
       expect(await journal.load('never')).toEqual([]);

@@ -11,12 +11,14 @@
  * What it holds every store to: an unknown run is []; entries come back in order and equal
  * to what was appended, whatever their JSON; an append at a stale expectedLength is
  * journal.conflict and writes nothing; a batch lands whole or not at all; any batch the engine
- * can produce is taken (seven 10 MB tool results at once); of writers racing at one length
+ * can produce is taken (seven 10 MB tool results at once), and an engine run making such a
+ * batch suspends and resumes on it (journal-contract-engine.ts); of writers racing at one length
  * exactly one wins; and, for a store with `claim`, the lease (journal-contract-lease.ts).
  */
 import type { JournalEntry, JournalStore } from '../../src/core/index.js';
 import type { SuiteHarness } from './harness.js';
 import { caught } from './helpers.js';
+import { journalEngineContract } from './journal-contract-engine.js';
 import { journalLeaseContract } from './journal-contract-lease.js';
 
 /** What the suite needs of a test runner: vitest's describe, it and expect, or the workerd collector. */
@@ -161,6 +163,8 @@ export function journalContractSuite(h: ContractHarness, name: string, subject: 
         expect(loaded[8]).toEqual(step(8));
         // A guard against a hang only: 70 MB through a store, on a gate running two lanes at once.
       }), 180_000);
+
+      journalEngineContract(h, withStore);
     }
 
     h.it('of writers racing at one expectedLength exactly one wins; the others are journal.conflict', withStore(async ({ store, twin }) => {

@@ -290,6 +290,39 @@ export function oauthSuite(h: SuiteHarness): void {
       h.expect(message).not.toContain('machine-secret');
     });
 
+    // Every request of the flow, not only the token's: each 3xx to another origin is refused
+    // before anything is sent there; the registration's answer and the token's carry secrets.
+    const flowRequests = [
+      ['metadata', '/.well-known/oauth-authorization-server', machine],
+      ['registration', '/register', (world: ProtectedWorld) => provider(world)],
+      ['token', '/token', machine],
+    ] as const;
+    for (const [what, path, client] of flowRequests) {
+      h.it(`a ${what} request redirected to another origin, by each of 301, 302, 303, 307 and 308, is refused typed, and nothing is sent there`, async () => {
+        for (const status of [301, 302, 303, 307, 308] as const) {
+          const world = createProtectedWorld();
+          world.as.redirect(path, status, `https://elsewhere.test${path}`);
+          await using source = connect(world, client(world));
+          const message = await expectSourceError(h, () => source.tools(), 'source.unavailable');
+          // The status leads what is compared, so a failure says which redirect got through.
+          h.expect(`${status}: ${message}`).toContain(`the OAuth request to https://auth.test${path} was redirected to another origin, https://elsewhere.test;`);
+          h.expect(world.elsewhere).toEqual([]);
+          h.expect(message).not.toContain('machine-secret');
+        }
+      });
+    }
+
+    h.it('redirects within the authorization server\'s origin are followed: metadata by a 301, the token request by a 307', async () => {
+      const world = createProtectedWorld();
+      world.as.redirect('/.well-known/oauth-authorization-server', 301, 'https://auth.test/.well-known/oauth-authorization-server?redirected=1');
+      world.as.redirect('/token', 307, 'https://auth.test/token?redirected=1');
+      await using source = connect(world, machine(world));
+      h.expect(output(await run(h, pick(await source.tools(), 'whoami'), {}))).toContain('a reader');
+      h.expect(world.as.requests.filter((r) => r === 'POST /token')).toEqual(['POST /token', 'POST /token']);
+      h.expect(world.as.log).toEqual(['client_credentials']);
+      h.expect(world.elsewhere).toEqual([]);
+    });
+
     h.it('a step-up on the handshake itself (401, then 403 insufficient_scope) authorizes twice and connects', async () => {
       const world = createProtectedWorld({ requiredScope: 'read write' });
       const host = provider(world);
