@@ -1,7 +1,8 @@
 /**
  * Unit tests for the small runtime-neutral helpers every other module leans on:
  * src/core/errors.ts (typed errors, their cross-bundle guards, cause descriptions),
- * src/core/async.ts (bounded waits that clean up after themselves) and the digest memo of
+ * src/core/async.ts (bounded waits that clean up after themselves), src/core/timers.ts (timers
+ * that keep no process alive, whatever the runtime's timers are) and the digest memo of
  * src/core/bus/toolset-hash.ts. The suites elsewhere
  * reach these only through whole sources, which left the edge cases unpinned.
  */
@@ -10,6 +11,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { raceSignal, settledWithin, withDeadline } from '../../src/core/async.js';
 import { sha256Hex } from '../../src/core/bus/toolset-hash.js';
+import { refTimer, unrefTimer } from '../../src/core/timers.js';
 import {
   ConfigError,
   cutText,
@@ -339,6 +341,40 @@ describe('async helpers', () => {
       expect(state).toEqual({ status: 'rejected', reason: expiry });
       expect(vi.getTimerCount()).toBe(0);
     });
+  });
+});
+
+describe('timers that keep no process alive', () => {
+  it('a Node timer is unref\'d and handed back; ref and unref follow `keep`', () => {
+    const timer = setTimeout(() => undefined, 60_000);
+    try {
+      expect(timer.hasRef()).toBe(true);
+      expect(unrefTimer(timer)).toBe(timer);
+      expect(timer.hasRef()).toBe(false);
+      refTimer(timer, true);
+      expect(timer.hasRef()).toBe(true);
+      refTimer(timer, false);
+      expect(timer.hasRef()).toBe(false);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  it('each method is called on its timer, and only the one asked for', () => {
+    const calls: string[] = [];
+    const timer = { ref() { calls.push(this === timer ? 'ref' : 'ref, unbound'); }, unref() { calls.push(this === timer ? 'unref' : 'unref, unbound'); } }; // prettier-ignore
+    unrefTimer(timer);
+    refTimer(timer, true);
+    refTimer(timer, false);
+    expect(calls).toEqual(['unref', 'ref', 'unref']);
+  });
+
+  it('a Web timer (a number), a timer without the methods, null or undefined: left as they are, nothing thrown', () => {
+    for (const timer of [7, 0, {}, null, undefined]) {
+      expect(unrefTimer(timer)).toBe(timer);
+      expect(() => refTimer(timer, true)).not.toThrow();
+      expect(() => refTimer(timer, false)).not.toThrow();
+    }
   });
 });
 

@@ -9,6 +9,7 @@
 import type { JournalEntry } from '../journal/entries.js';
 import { entry } from './entries.js';
 import type { RunLog } from './run-log.js';
+import { unrefTimer } from '../timers.js';
 
 type Approval = Extract<JournalEntry, { type: 'approval' }>;
 type ResolutionEntry = Extract<JournalEntry, { type: 'resolution' }>;
@@ -70,9 +71,7 @@ export function closePassedDeadlines(log: RunLog, now = Date.now()): Promise<Res
 export function atDeadline(at: number, fire: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = (wait: number) => {
-    timer = setTimeout(arm, Math.min(Math.max(wait, 0), MAX_TIMER_MS));
-    // Node's timers have unref; the Web's are plain numbers and keep nothing alive anyway.
-    if (typeof timer === 'object' && timer !== null && 'unref' in timer) (timer as { unref(): void }).unref();
+    timer = unrefTimer(setTimeout(arm, Math.min(Math.max(wait, 0), MAX_TIMER_MS)));
   };
   const arm = () => {
     const wait = at - Date.now();

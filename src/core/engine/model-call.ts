@@ -12,6 +12,7 @@ import { redactAnswer, redactText } from '../model/redact-answer.js';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '../model/types.js';
 import { streamedAnswer } from './model-stream.js';
 import type { RetryPolicy } from './types.js';
+import { refTimer } from '../timers.js';
 
 const DEFAULT_RETRIES = 2;
 const DEFAULT_BASE_DELAY_MS = 250;
@@ -95,13 +96,6 @@ export class CallSignals {
   };
 }
 
-/** Node's timers can stop keeping the process alive; the Web's keep nothing alive anyway. */
-function refTimer(timer: ReturnType<typeof setTimeout>, keep: boolean): void {
-  if (typeof timer !== 'object' || timer === null) return;
-  const node = timer as { ref?: () => void; unref?: () => void };
-  if (keep) node.ref?.();
-  else node.unref?.();
-}
 
 /**
  * One `generate`, or one stream when the adapter can (model-stream.ts), settled by `timeoutMs`

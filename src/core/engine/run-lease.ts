@@ -10,6 +10,7 @@
 import { RulvarError } from '../errors.js';
 import { entryLease } from '../journal/entry-lease.js';
 import { APPEND_NOW, appendsNow, type AppendsNow, type JournalLease, type JournalStore } from '../journal/store.js';
+import { unrefTimer } from '../timers.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
 
@@ -37,9 +38,8 @@ export class RunLease {
   ) {
     this.renewedAt = claimedAt;
     this.lease = this.fenced(held);
-    this.timer = setInterval(() => void this.renew().catch(noop), Math.max(1, Math.floor(ms / 3)));
-    // Node's timers have unref: a lease alone never keeps a process alive.
-    if (typeof this.timer === 'object' && this.timer !== null && 'unref' in this.timer) (this.timer as { unref(): void }).unref();
+    // A lease alone never keeps a process alive.
+    this.timer = unrefTimer(setInterval(() => void this.renew().catch(noop), Math.max(1, Math.floor(ms / 3))));
   }
 
   /**

@@ -20,6 +20,7 @@
 import { raceSignal, withDeadline } from '../async.js';
 import { ConfigError, RulvarError } from '../errors.js';
 import type { JournalStore } from '../journal/store.js';
+import { unrefTimer } from '../timers.js';
 import { INBOX_MAX_RUNS, INBOX_STORE_MS, listRuns } from './inbox.js';
 import { RunLog } from './run-log.js';
 import type { RunOutcome, Workflow } from './types.js';
@@ -141,7 +142,7 @@ export async function work(host: WorkHost, options: WorkOptions): Promise<void> 
     deadlineAt = Infinity;
     for (const at of deadlines.values()) deadlineAt = Math.min(deadlineAt, at);
     if (!Number.isFinite(deadlineAt) || stop.signal.aborted) return;
-    deadlineTimer = unrefd(
+    deadlineTimer = unrefTimer(
       setTimeout(() => {
         const now = Date.now();
         for (const [runId, at] of deadlines) {
@@ -160,7 +161,7 @@ export async function work(host: WorkHost, options: WorkOptions): Promise<void> 
     } catch {
       // An unreachable store is swept again next time.
     }
-    if (!stop.signal.aborted) sweepTimer = unrefd(setTimeout(() => void sweep(), watched ? WATCHED_SWEEP_MS : pollMs));
+    if (!stop.signal.aborted) sweepTimer = unrefTimer(setTimeout(() => void sweep(), watched ? WATCHED_SWEEP_MS : pollMs));
   }
 
   const stopped = new Promise<void>((resolve) => {
@@ -193,10 +194,6 @@ function remember(set: Set<string>, runId: string): void {
   if (set.size > INBOX_MAX_RUNS) set.delete(set.values().next().value as string);
 }
 
-function unrefd<T>(timer: T): T {
-  if (typeof timer === 'object' && timer !== null && 'unref' in timer) (timer as { unref(): void }).unref();
-  return timer;
-}
 
 function checkOptions(options: WorkOptions): { workflows: Map<string, Workflow<never, unknown>>; signal: AbortSignal; concurrency: number; pollMs: number } {
   if (typeof options !== 'object' || options === null) throw new ConfigError('config.invalid_value', 'engine.work needs options: { workflows, signal, concurrency?, pollMs? }');
