@@ -27,6 +27,7 @@ export default defineConfig({
       'test/node/run-lease-units.test.ts',
       'test/node/model-stream-units.test.ts',
       'test/node/scripted-units.test.ts',
+      'test/node/events-units.test.ts',
       // The adapters (src/adapters, anthropic, openai, ai-sdk) beyond the core suite's cases.
       'test/node/adapters.test.ts',
       'test/node/ai-sdk-mock.test.ts',
