@@ -83,7 +83,9 @@ export function engineLeasesSuite(h: SuiteHarness): void {
       }, 60_000);
 
       h.it('a lease is live for its ms: writes and renewals go through; once it ran out unrenewed they refuse run.lease_lost and write nothing', async () => {
-        const MS = 300;
+        // Long enough that a loaded machine's claim and renewal round trips stay well inside it
+        // (300 ms once lost the renewed lease under a mutation run's instrumentation).
+        const MS = 600;
         const journal = journalOf();
         const lease = await claimOf(journal, 'expiring', { holder: 'one', ms: MS });
         const claimedAt = Date.now();
