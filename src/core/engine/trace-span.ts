@@ -36,11 +36,15 @@ export function cleaner(redacts: readonly ((text: string) => unknown)[]): Clean 
   };
 }
 
+const CUT = '…[cut]';
+
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
+  // Cut already (before the redacts ran): its marker is not cut again.
+  if (text.endsWith(CUT) && text.length - CUT.length <= max) return text;
   // Not between the halves of a surrogate pair.
   const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
-  return `${text.slice(0, end)}…[cut]`;
+  return `${text.slice(0, end)}${CUT}`;
 }
 
 function guard(work: () => unknown): void {
