@@ -35,6 +35,7 @@ export default defineConfig({
       'test/node/workflow-units.test.ts',
       'test/node/work-units.test.ts',
       'test/node/trace-span-units.test.ts',
+      'test/node/engine-units.test.ts',
       // The adapters (src/adapters, anthropic, openai, ai-sdk) beyond the core suite's cases.
       'test/node/adapters.test.ts',
       'test/node/ai-sdk-mock.test.ts',
