@@ -36,6 +36,7 @@ export default defineConfig({
       'test/node/work-units.test.ts',
       'test/node/trace-span-units.test.ts',
       'test/node/engine-units.test.ts',
+      'test/node/tracing-units.test.ts',
       // The adapters (src/adapters, anthropic, openai, ai-sdk) beyond the core suite's cases.
       'test/node/adapters.test.ts',
       'test/node/ai-sdk-mock.test.ts',
