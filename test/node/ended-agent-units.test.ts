@@ -85,6 +85,10 @@ describe('endedAgentResult', () => {
       ['one result fewer than the calls', 3, () => ({ ...whole(), tools: [[tool(0, 0)], [tool(1, 0), tool(1, 1)]] })],
       ['a hole among the results', 3, () => ({ ...whole(), tools: [[tool(0, 0), undefined as unknown as Of<'tool'>], [tool(1, 0), tool(1, 1)]] })],
       ['a last turn that still asks for calls', 3, () => ({ ...whole(), turns: [turn(0, 'first', 2), turn(1, 'second', 2), turn(2, 'more', 1)] })],
+      ['no turn at all, the end saying 0', 0, () => ({ turns: [], tools: [] })],
+      ['the last turn missing', 3, () => ({ ...whole(), turns: [turn(0, 'first', 2), turn(1, 'second', 2), undefined] })],
+      ['an earlier turn with no call and no result', 3, () => ({ turns: [turn(0, 'first', 0), turn(1, 'second', 2), turn(2, 'all done', 0)], tools: [[], [tool(1, 0), tool(1, 1)]] })],
+      ['more results than calls', 3, () => ({ ...whole(), tools: [[tool(0, 0), tool(0, 1), tool(0, 2)], [tool(1, 0), tool(1, 1)]] })],
     ];
     for (const [what, turns, entries] of cases) expect({ what, result: endedAgentResult(ended(turns), entries(), 'go', 'h') }).toEqual({ what, result: undefined });
   });

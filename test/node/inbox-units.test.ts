@@ -136,6 +136,32 @@ describe('inbox', () => {
     expect([...loaded].sort()).toEqual(Object.keys(runs).sort());
   });
 
+  it('a store without runs() is refused naming the inbox', async () => {
+    expect(await refusal(() => inbox({ load: async () => [], append: async () => undefined }, noClose))).toEqual([
+      'journal.cannot_list',
+      'engine.pending() with no run id needs a journal store that lists its runs (memory, file, Postgres); this store has no runs()',
+    ]);
+  });
+
+  it('a deadline at this very millisecond has passed: closed first; one a millisecond ahead is listed', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-04T12:00:00.000Z') });
+    const now = Date.now();
+    const store = await storeOf({ r: [start, approvalEntry('now', new Date(now).toISOString())], s: [start, approvalEntry('ahead', new Date(now + 1).toISOString())] });
+    const closed: string[] = [];
+    expect((await inbox(store, (_runId, resolution) => closed.push(resolution.key))).map((p) => p.key)).toEqual(['ahead']);
+    expect(closed).toEqual(['now']);
+  });
+
+  it('closing passed deadlines that does not finish within storeMs is journal.unavailable naming the run', async () => {
+    vi.useFakeTimers();
+    const store = await storeOf({ late: [start, approvalEntry('k', new Date(Date.now() - 1_000).toISOString())] });
+    const stuck: JournalStore = { ...store, load: (runId) => store.load(runId), append: () => new Promise<void>(() => undefined) };
+    let result: unknown = 'pending';
+    void inbox(stuck, noClose, { storeMs: 500 }).then(() => (result = 'answered'), (error: RulvarError) => (result = [error.code, error.message]));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(result).toEqual(['journal.unavailable', 'the journal store did not answer within 500 ms (closing the passed deadlines of run "late")']);
+  });
+
   it('a load that does not answer within storeMs is journal.unavailable naming the run', async () => {
     vi.useFakeTimers();
     const store = await storeOf({ stuck: [start] });

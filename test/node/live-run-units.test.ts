@@ -154,6 +154,11 @@ describe('LiveRun: resolving', () => {
     expect(await woken).toEqual({ decision: 'allow', by: 'operator', reason: 'fine' });
     expect((await journaled()).at(-1)).toEqual({ v: 1, type: 'resolution', key: 'k', decision: 'allow', by: 'operator', reason: 'fine', decider: 'ann', at: new Date(NOW).toISOString() });
     expect(events).toEqual(['resolved k allow by operator']);
+    // Without a reason, the resolution has no reason key at all (an undefined one would reach events and JSON).
+    const { run: other } = await liveRun([approvalEntry('q')]);
+    const plain = other.busy(() => other.park(other.log.approvals.get('q')!));
+    await other.resolve('q', 'deny', {});
+    expect(Object.keys(await plain)).toEqual(['decision', 'by']);
     // Closed: a second resolution is refused and writes nothing.
     const length = (await journaled()).length;
     expect(await run.resolve('k', 'deny', {})).toBe(false);

@@ -33,7 +33,8 @@ export function endedAgentResult(ended: Ended, entries: AgentEntries, prompt: st
 
 /** Each turn journaled; each call of every turn but the last answered; the last one asking for none. */
 function complete(ended: Ended, { turns, tools }: AgentEntries): boolean {
-  if (!Number.isSafeInteger(ended.turns) || ended.turns < 1 || turns.length !== ended.turns) return false;
+  // turns.length is a whole number: an end naming any other count (0 included) is refused below.
+  if (turns.length !== ended.turns) return false;
   for (let turn = 0; turn < ended.turns - 1; turn += 1) {
     const calls = turns[turn]?.response.toolCalls;
     const results = tools[turn];
