@@ -35,6 +35,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** What `work` had settled to (its refusal as [code, message]) one millisecond before `ms` on the fake clock, and at `ms`. */
+async function around(work: Promise<unknown>, ms: number): Promise<[unknown, unknown]> {
+  let result: unknown = 'pending';
+  void work.then((value) => (result = value), (error: RulvarError) => (result = [error.code, error.message]));
+  await vi.advanceTimersByTimeAsync(ms - 1);
+  const before = result;
+  await vi.advanceTimersByTimeAsync(1);
+  return [before, result];
+}
+
 describe('listRuns', () => {
   it('a store without runs() is journal.cannot_list, naming what needed the listing', async () => {
     expect(await refusal(() => listRuns({ load: async () => [], append: async () => undefined }, 'the inbox'))).toEqual([
@@ -62,13 +72,7 @@ describe('listRuns', () => {
   it('a listing that does not answer within ms is journal.unavailable, not before', async () => {
     vi.useFakeTimers();
     const store: JournalStore = { load: async () => [], append: async () => undefined, runs: () => new Promise<string[]>(() => undefined) };
-    const listed = listRuns(store, 'x', 10, 1_000).then(() => 'listed', (error: RulvarError) => [error.code, error.message]);
-    let result: unknown = 'pending';
-    void listed.then((r) => (result = r));
-    await vi.advanceTimersByTimeAsync(999);
-    expect(result).toBe('pending');
-    await vi.advanceTimersByTimeAsync(1);
-    expect(result).toEqual(['journal.unavailable', 'the journal store did not answer within 1000 ms (listing its runs)']);
+    expect(await around(listRuns(store, 'x', 10, 1_000), 1_000)).toEqual(['pending', ['journal.unavailable', 'the journal store did not answer within 1000 ms (listing its runs)']]);
   });
 });
 
@@ -156,22 +160,13 @@ describe('inbox', () => {
     vi.useFakeTimers();
     const store = await storeOf({ late: [start, approvalEntry('k', new Date(Date.now() - 1_000).toISOString())] });
     const stuck: JournalStore = { ...store, load: (runId) => store.load(runId), append: () => new Promise<void>(() => undefined) };
-    let result: unknown = 'pending';
-    void inbox(stuck, noClose, { storeMs: 500 }).then(() => (result = 'answered'), (error: RulvarError) => (result = [error.code, error.message]));
-    await vi.advanceTimersByTimeAsync(500);
-    expect(result).toEqual(['journal.unavailable', 'the journal store did not answer within 500 ms (closing the passed deadlines of run "late")']);
+    expect(await around(inbox(stuck, noClose, { storeMs: 500 }), 500)).toEqual(['pending', ['journal.unavailable', 'the journal store did not answer within 500 ms (closing the passed deadlines of run "late")']]);
   });
 
   it('a load that does not answer within storeMs is journal.unavailable naming the run', async () => {
     vi.useFakeTimers();
     const store = await storeOf({ stuck: [start] });
     const hung: JournalStore = { ...store, load: () => new Promise<JournalEntry[]>(() => undefined) };
-    const looked = inbox(hung, noClose, { storeMs: 500 }).then(() => 'answered', (error: RulvarError) => [error.code, error.message]);
-    let result: unknown = 'pending';
-    void looked.then((r) => (result = r));
-    await vi.advanceTimersByTimeAsync(499);
-    expect(result).toBe('pending');
-    await vi.advanceTimersByTimeAsync(1);
-    expect(result).toEqual(['journal.unavailable', 'the journal store did not answer within 500 ms (loading run "stuck")']);
+    expect(await around(inbox(hung, noClose, { storeMs: 500 }), 500)).toEqual(['pending', ['journal.unavailable', 'the journal store did not answer within 500 ms (loading run "stuck")']]);
   });
 });
