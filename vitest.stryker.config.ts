@@ -49,6 +49,9 @@ export default defineConfig({
       'test/node/post-stream-units.test.ts',
       'test/node/anthropic-stream-units.test.ts',
       'test/node/openai-stream-units.test.ts',
+      // The MCP client's pure parts at their edges (answers, results, bounds, ids).
+      'test/node/mcp-answers-units.test.ts',
+      'test/node/mcp-limits-units.test.ts',
       // The CLI's parts in process (a child process never sees Stryker's active mutant).
       'test/node/cli-units.test.ts',
       'test/node/cli-inspect.test.ts',
