@@ -52,6 +52,8 @@ export default defineConfig({
       // The MCP client's pure parts at their edges (answers, results, bounds, ids).
       'test/node/mcp-answers-units.test.ts',
       'test/node/mcp-limits-units.test.ts',
+      'test/node/mcp-modern-units.test.ts',
+      'test/node/mcp-challenge-units.test.ts',
       // The CLI's parts in process (a child process never sees Stryker's active mutant).
       'test/node/cli-units.test.ts',
       'test/node/cli-inspect.test.ts',

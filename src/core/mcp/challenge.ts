@@ -39,9 +39,10 @@ export function parseChallenge(header: string | null): Challenge | undefined {
   const params = new Map<string, string>();
   const rest = header.slice(scheme[0].length);
   // name=token or name="quoted \" string", comma separated; a bare token starts the next challenge.
+  // A match holds at least a name and its `=`, so the sticky search always moves on.
   const pair = /\s*,?\s*([A-Za-z0-9_.-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,"]*)/y;
   let match: RegExpExecArray | null;
-  while ((match = pair.exec(rest)) !== null && match[0].length > 0) {
+  while ((match = pair.exec(rest)) !== null) {
     const name = match[1]!.toLowerCase();
     const raw = match[2]!;
     const value = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
