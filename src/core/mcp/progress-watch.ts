@@ -63,8 +63,8 @@ export class ProgressWatches {
   /** A `notifications/progress` from the server. Never throws. */
   notified(params: unknown): void {
     if (!isRecord(params)) return;
-    const token = params['progressToken'];
-    const watch = typeof token === 'string' ? this.watches.get(token) : undefined;
+    // Tokens this client sends are strings; a lookup of anything else finds nothing.
+    const watch = this.watches.get(params['progressToken'] as string);
     if (watch === undefined) return;
     const progress = params['progress'];
     if (!movesForward(progress, watch.last)) return;
