@@ -69,6 +69,8 @@ describe('timeouts', () => {
 
 describe('requireBounds', () => {
   const all: McpBounds = { maxTools: 1, maxPages: 1, maxSchemaBytes: 1, timeouts: { discoveryMs: 1 }, requireBounds: true };
+  /** `all` without the given bounds. */
+  const without = (...keys: (keyof McpBounds)[]): McpBounds => Object.fromEntries(Object.entries(all).filter(([key]) => !keys.includes(key as keyof McpBounds)));
 
   it('with every bound declared, or without requireBounds, nothing is refused', () => {
     expect(() => assertRequiredBounds(all)).not.toThrow();
@@ -77,17 +79,17 @@ describe('requireBounds', () => {
   });
 
   it('names each missing bound, one or all at once', () => {
-    expect(() => assertRequiredBounds({ ...all, maxPages: undefined })).toThrow(
+    expect(() => assertRequiredBounds(without('maxPages'))).toThrow(
       expect.objectContaining({ code: 'config.bounds_required', message: 'mcp(): requireBounds is set, but maxPages is not declared' }),
     );
     expect(() => assertRequiredBounds({ requireBounds: true, timeouts: { callMs: 5 } })).toThrow(
       'mcp(): requireBounds is set, but maxTools, maxPages, maxSchemaBytes, timeouts.discoveryMs are not declared',
     );
     for (const key of ['maxTools', 'maxSchemaBytes'] as const) {
-      expect(() => assertRequiredBounds({ ...all, [key]: undefined })).toThrow(`but ${key} is not declared`);
+      expect(() => assertRequiredBounds(without(key))).toThrow(`but ${key} is not declared`);
     }
     expect(() => assertRequiredBounds({ ...all, timeouts: {} })).toThrow('but timeouts.discoveryMs is not declared');
-    expect(() => assertRequiredBounds({ ...all, maxTools: undefined, timeouts: {} })).toThrow('but maxTools, timeouts.discoveryMs are not declared');
+    expect(() => assertRequiredBounds({ ...without('maxTools'), timeouts: {} })).toThrow('but maxTools, timeouts.discoveryMs are not declared');
   });
 });
 
