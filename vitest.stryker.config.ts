@@ -60,6 +60,7 @@ export default defineConfig({
       'test/node/mcp-sweep-units.test.ts',
       'test/node/mcp-import-units.test.ts',
       'test/node/mcp-call-units.test.ts',
+      'test/node/mcp-connect-units.test.ts',
       // The CLI's parts in process (a child process never sees Stryker's active mutant).
       'test/node/cli-units.test.ts',
       'test/node/cli-inspect.test.ts',
