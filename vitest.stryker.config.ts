@@ -4,12 +4,15 @@
  * runs, so that Stryker can afford to run every mutant of src/core against what covers it.
  */
 import { defineConfig } from 'vitest/config';
+import UnitsFirst from './test/units-first.js';
 
 export default defineConfig({
   test: {
     environment: 'node',
     // Instrumented for per-test coverage, CPU-heavy cases run several times slower.
     testTimeout: 30_000,
+    // A killed mutant costs what runs before its first failing test: the unit files go first.
+    sequence: { sequencer: UnitsFirst },
     // Deterministic, in-process tests only: the property tests (thousands of generated
     // cases), the child-process and socket tests cost seconds per mutant under
     // instrumentation and add few kills the core suite and the JSON Schema Test Suite miss.
