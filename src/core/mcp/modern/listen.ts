@@ -66,8 +66,8 @@ export class ToolListener {
     // The request went out synchronously: the link saw its id.
     this.id = this.link.lastListenId;
     void listening.then(
-      () => this.ended(cancel),
-      () => this.ended(cancel),
+      () => this.ended(),
+      () => this.ended(),
     );
     const honoured = await Promise.race([acked, listening.then(() => false, () => false)]);
     clearTimeout(timer);
@@ -77,8 +77,8 @@ export class ToolListener {
     cancel.abort(new Error('the server did not acknowledge subscriptions/listen with toolsListChanged'));
   }
 
-  private ended(cancel: AbortController): void {
-    if (this.open !== cancel) return;
+  /** The open subscription's request settled: only `ensure` opens one, and only when none is. */
+  private ended(): void {
     this.open = undefined;
     this.id = undefined;
     this.onEnd();
