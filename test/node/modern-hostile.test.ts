@@ -213,6 +213,21 @@ describe('HTTP answers on the modern wire', () => {
     }
   });
 
+  it('a discover result offering neither revision is refused under auto, naming what it offered, and initialize is never sent', async () => {
+    const offersOld: Answer = (params) => result(params['id'], { supportedVersions: ['2024-11-05'], capabilities: {} });
+    const server = endpoint({ 'server/discover': offersOld });
+    const source = mcp(server.config({ protocol: 'auto' }));
+    try {
+      await expect(source.tools()).rejects.toMatchObject({
+        code: 'source.protocol',
+        message: expect.stringContaining('the server does not speak 2026-07-28 or 2025-11-25: it offered "2024-11-05"') as unknown,
+      });
+      expect(server.methods()).toEqual(['server/discover']);
+    } finally {
+      await source.close();
+    }
+  });
+
   it('a 400 without a JSON-RPC body is one refused call; the connection is kept', async () => {
     const server = endpoint({ 'tools/call': () => new Response('no', { status: 400 }) });
     const source = mcp(server.config());

@@ -19,7 +19,7 @@ import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeCause } from '../../errors.js';
 import { ServerErrorResponse, UnsupportedProtocolError, type WireClient } from '../wire-client.js';
 import { classifyWireError } from '../wire-errors.js';
-import { DiscoverResultSchema } from './answers.js';
+import { DiscoverResultSchema, type DiscoverResult } from './answers.js';
 import type { ModernLink } from './link.js';
 import { LEGACY, MODERN, MODERN_ERRORS, UNSUPPORTED_VERSION, listVersions, offeredVersions, type Era, type ProtocolOption } from './revision.js';
 
@@ -83,10 +83,9 @@ async function discover(client: WireClient, options: EraOptions): Promise<EraOut
     );
   };
   for (let attempt = 0; ; attempt += 1) {
+    let found: DiscoverResult;
     try {
-      const found = await client.call(DISCOVER, DiscoverResultSchema, timeout === undefined ? {} : { timeout });
-      if (found.supportedVersions.includes(MODERN)) return { era: 'modern', listChanged: found.capabilities.tools?.listChanged === true };
-      return settle(found.supportedVersions.slice(0, 32));
+      found = await client.call(DISCOVER, DiscoverResultSchema, timeout === undefined ? {} : { timeout });
     } catch (error) {
       if (error instanceof ServerErrorResponse && error.code === UNSUPPORTED_VERSION) {
         const offered = offeredVersions(error.data);
@@ -104,6 +103,9 @@ async function discover(client: WireClient, options: EraOptions): Promise<EraOut
       if (auto && !http && classifyWireError(error).kind === 'lost') throw new EraRetry('legacy', 'the server closed the connection on server/discover');
       throw error;
     }
+    // Outside the try: a result offering neither revision is a refusal, not a legacy signal.
+    if (found.supportedVersions.includes(MODERN)) return { era: 'modern', listChanged: found.capabilities.tools?.listChanged === true };
+    return settle(found.supportedVersions.slice(0, 32));
   }
 }
 
