@@ -69,6 +69,7 @@ export default defineConfig({
       'test/node/mcp-modern-calls-units.test.ts',
       'test/node/mcp-listen-units.test.ts',
       'test/node/mcp-era-units.test.ts',
+      'test/node/mcp-link-units.test.ts',
       'test/node/sse-answers.test.ts',
       // The CLI's parts in process (a child process never sees Stryker's active mutant).
       'test/node/cli-units.test.ts',
