@@ -56,7 +56,7 @@ describe('the envelope and cancellation (attach)', () => {
     link.on = true;
     await wire.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: { key: 'k', 'io.modelcontextprotocol/protocolVersion': 'old' } } } as JSONRPCMessage);
     await wire.send({ jsonrpc: '2.0', id: 2, method: 'ping' } as JSONRPCMessage);
-    await wire.send({ jsonrpc: '2.0', id: 3, method: 'ping', params: { _meta: 'odd' } } as JSONRPCMessage);
+    await wire.send({ jsonrpc: '2.0', id: 3, method: 'ping', params: { _meta: 'odd' } } as unknown as JSONRPCMessage);
     await wire.send({ jsonrpc: '2.0', method: 'notifications/progress', params: {} } as JSONRPCMessage);
     await wire.send({ jsonrpc: '2.0', id: 9, result: {} } as JSONRPCMessage);
     expect(sent).toEqual([
