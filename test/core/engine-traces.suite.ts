@@ -96,7 +96,9 @@ export function engineTracesSuite(h: SuiteHarness): void {
         expect(span.status.code).not.toBe(ERROR);
       }
       expect(parked.attributes[R.APPROVAL_KEY]).toBe(key);
+      expect(parked.attributes).not.toHaveProperty(R.RESUMED);
       expect(parked.events.map((e) => e.name)).toEqual([E.APPROVAL_PENDING, E.SUSPENDED]);
+      expect(parked.events[0]?.attributes).toEqual({ [R.APPROVAL_KEY]: key });
       // The journal keeps the run span's ids, and nothing else of the trace.
       const kept = await runSpanContext(journal, run.spanContext().traceId === '' ? 'none' : (outcome.approvals[0]?.runId as string));
       expect(kept).toEqual({ traceId: run.spanContext().traceId, spanId: run.spanContext().spanId, traceFlags: run.spanContext().traceFlags });
@@ -240,10 +242,14 @@ export function engineTracesSuite(h: SuiteHarness): void {
       }
       const suspending = await engineWith([{ toolCalls: [{ name: 'pay', input: {} }] }], { tracer: { startSpan: () => throwingSpan } as unknown as NonNullable<EngineOptions['tracer']> }).run(researching(), null).result;
       expect(suspending.status).toBe('suspended');
-      for (const bad of [{}, { startSpan: 'no' }, 42]) {
-        expect(() => engineWith(['x'], { tracer: bad as unknown as NonNullable<EngineOptions['tracer']> })).toThrow(ConfigError);
+      for (const bad of [{}, { startSpan: 'no' }, 42, null, { get startSpan(): never { throw new Error('getter'); } }]) {
+        expect(() => engineWith(['x'], { tracer: bad as unknown as NonNullable<EngineOptions['tracer']> })).toThrow(
+          expect.objectContaining({ name: 'ConfigError', code: 'config.invalid_value', message: 'tracer must be an OpenTelemetry Tracer (an object with startSpan)' }),
+        );
       }
-      expect(() => engineWith(['x'], { tracer: recorder().tracer, traceContent: 'yes' as unknown as boolean })).toThrow(ConfigError);
+      expect(() => engineWith(['x'], { tracer: recorder().tracer, traceContent: 'yes' as unknown as boolean })).toThrow(
+        expect.objectContaining({ name: 'ConfigError', code: 'config.invalid_value', message: 'traceContent must be true or false' }),
+      );
     });
 
     h.it('agents running side by side each parent their own turns and calls', async () => {

@@ -62,6 +62,8 @@ describe('runs and resumes', () => {
     expect(failure(await engine.resume(first.runId, other).result)).toEqual(['journal.workflow_mismatch', `run "${first.runId}" was started by workflow "echo", not "other"`]);
     expect(failure(await engine.resume(first.runId, echo, { args: { a: 1 } }).result)).toEqual(['journal.args_mismatch', `run "${first.runId}" was started with other args; resume with the journaled ones (or none)`]);
     expect(await engine.resume(first.runId, echo, { args: { b: 2, a: 1 } }).result).toEqual({ status: 'completed', value: { a: 1, b: 2 } });
+    const [code, message] = failure(await engine.resume(first.runId, echo, { args: { a: 1n } }).result) as string[];
+    expect([code, message]).toEqual(['config.invalid_value', expect.stringContaining('the args of a run')]);
     // A second run under the same id is refused: resume it instead.
     expect(failure(await engine.run(echo, 1, { runId: first.runId }).result)).toEqual(['journal.run_exists', `run "${first.runId}" already has a journal; resume it instead`]);
   });

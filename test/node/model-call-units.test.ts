@@ -196,7 +196,7 @@ describe("the run's abort", () => {
     const adapter = adapterOf([fail]);
     const aborted = new AbortController();
     aborted.abort();
-    expect((await settle(callModel(adapter, REQUEST, new CallSignals(aborted.signal), {}, 1_000))).error).toMatchObject({ code: 'run.aborted' });
+    expect((await settle(callModel(adapter, REQUEST, new CallSignals(aborted.signal), {}, 1_000))).error).toMatchObject({ code: 'run.aborted', message: 'the run was aborted' });
     expect(adapter.calls).toHaveLength(0);
     const turn = callModel(adapter, REQUEST, signals, { baseDelayMs: 10_000 }, 60_000);
     await vi.advanceTimersByTimeAsync(100);

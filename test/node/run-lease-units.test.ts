@@ -52,7 +52,7 @@ describe('RunLease: renewals', () => {
     expect(calls.release).toBe(1);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(calls.renew).toBe(3);
-    expect(await held.check()?.catch((error: RulvarError) => error.code)).toBe('run.lease_lost');
+    expect(await held.check()?.catch((error: RulvarError) => [error.code, error.message])).toEqual(['run.lease_lost', `run ${JSON.stringify(held.lease.runId)} is no longer held by this engine`]);
   });
 
   it('an effect waits for nothing within a third of the lease, and for one renewal past it, measured from when it was sent', async () => {

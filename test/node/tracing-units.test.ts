@@ -33,6 +33,20 @@ const parsed = (span: ReadableSpan | undefined, key: string): unknown => {
 };
 
 describe('spans with traceContent: true', () => {
+  it('an answer with no text records no text part, as output and as the next turn\'s input', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const lookup = tool({ name: 'lookup', description: 'finds', parameters: { type: 'object' }, execute: () => 'Ann' });
+    const model = scripted([{ toolCalls: [{ id: 'c1', name: 'lookup', input: {} }] }, 'done']);
+    const engine = createEngine({ adapters: [model], journal: memoryJournal(), tracer: provider.getTracer('units'), traceContent: true, defaults: { model: 'scripted:m' } });
+    const wf = defineWorkflow({ name: 'quiet' }, async (ctx) => (await ctx.agent('Find', { tools: [lookup] })).text);
+    expect(await engine.run(wf, null).result).toEqual({ status: 'completed', value: 'done' });
+    const [first, second] = byName(exporter.getFinishedSpans(), 'chat m');
+    const call = { type: 'tool_call', id: 'c1', name: 'lookup', arguments: {} };
+    expect(parsed(first, 'gen_ai.output.messages')).toEqual([{ role: 'assistant', parts: [call], finish_reason: 'tool_call' }]);
+    expect((parsed(second, 'gen_ai.input.messages') as unknown[])[1]).toEqual({ role: 'assistant', parts: [call] });
+  });
+
   it('each turn records its input messages, the system instructions and its output, in the conventions\' parts', async () => {
     const spans = await spansOf(true);
     const [first, second] = byName(spans, 'chat m');
