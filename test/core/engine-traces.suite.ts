@@ -30,7 +30,7 @@ function recorder() {
 const dump = (spans: readonly ReadableSpan[]) => JSON.stringify(spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events.map((e) => ({ name: e.name, attributes: e.attributes })), status: s.status })));
 
 export function engineTracesSuite(h: SuiteHarness): void {
-  const { createEngine, defineWorkflow, tool, memoryJournal, secretRedactor, ConfigError, mcp } = h.lib;
+  const { createEngine, defineWorkflow, tool, memoryJournal, secretRedactor, mcp } = h.lib;
   const expect = h.expect;
 
   const lookup = tool({ name: 'lookup', description: 'looks up', parameters: { type: 'object', properties: { q: { type: 'string' } } }, execute: (input: unknown) => ({ found: (input as { q?: string }).q ?? null }) });
