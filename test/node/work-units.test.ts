@@ -172,6 +172,39 @@ describe('work(): what it resumes, and when', () => {
     await done;
   });
 
+  it("a run that suspends as it is worked is woken at the earliest deadline its outcome names, not before, and nothing else is read", async () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const pending = (key: string, deadlineAt?: string) => ({ key, toolName: 'lookup', callId: `call-${key}`, input: {}, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
+    const h: Harness = await harness({ s: [start()], t: [start()] }, async (runId) => {
+      if (h.resumed.filter((id) => id === runId).length > 1) return { status: 'completed', value: 1 };
+      const [early, late] = runId === 's' ? [NOW + 2_000, NOW + 3_000] : [NOW + 5_000, NOW + 6_000];
+      // The earlier deadline first: a later one must not replace it.
+      await h.store.append(runId, [approvalEntry('k2', iso(early)), approvalEntry('k1', iso(late)), approvalEntry('k3')], 1);
+      return { status: 'suspended', approvals: [pending('k2', iso(early)), pending('k1', iso(late)), pending('k3')] } as RunOutcome;
+    });
+    const loads: string[] = [];
+    const load = h.store.load.bind(h.store);
+    h.store.load = (runId) => (loads.push(runId), load(runId));
+    const stop = new AbortController();
+    const done = work(h.host, { signal: stop.signal, workflows: [wf], pollMs: 60_000 });
+    await ticks(0);
+    expect(h.resumed.sort()).toEqual(['s', 't']);
+    // Each read once by the worker to find its work, once by this host's resume: an approval
+    // without a deadline arms no wake.
+    expect(loads.sort()).toEqual(['s', 's', 't', 't']);
+    loads.length = 0;
+    await ticks(1_999);
+    expect([h.resumed.length, loads]).toEqual([2, []]);
+    await ticks(1);
+    expect(h.resumed).toEqual(['s', 't', 's']);
+    // The other run's deadline is later: it was not read when the first one passed.
+    expect(loads.filter((id) => id === 't')).toEqual([]);
+    await ticks(3_000);
+    expect(h.resumed).toEqual(['s', 't', 's', 't']);
+    stop.abort();
+    await done;
+  });
+
   it('an approval this engine resolves wakes its run at once, whatever pollMs', async () => {
     const h = await harness({ s: [start(), approvalEntry('k')] });
     const stop = new AbortController();
