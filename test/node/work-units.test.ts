@@ -10,14 +10,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { entry } from '../../src/core/engine/entries.js';
-import type { RunOutcome, Workflow } from '../../src/core/engine/types.js';
+import type { PendingApproval, RunOutcome, Workflow } from '../../src/core/engine/types.js';
 import { work, WATCHED_SWEEP_MS, type WorkHost } from '../../src/core/engine/work.js';
 import { defineWorkflow, RulvarError } from '../../src/core/index.js';
 import type { JournalEntry } from '../../src/core/journal/entries.js';
 import { memoryJournal } from '../../src/core/journal/memory.js';
 import type { JournalStore } from '../../src/core/journal/store.js';
 import { caught } from '../core/helpers.js';
-import { approvalEntry } from './approval-entry.js';
+import { approvalEntry, ASKED_AUDIT } from './approval-entry.js';
 
 const NOW = Date.parse('2026-12-04T12:00:00.000Z');
 const wf = defineWorkflow({ name: 'w' }, async () => 1) as Workflow<never, unknown>;
@@ -174,13 +174,13 @@ describe('work(): what it resumes, and when', () => {
 
   it("a run that suspends as it is worked is woken at the earliest deadline its outcome names, not before, and nothing else is read", async () => {
     const iso = (ms: number) => new Date(ms).toISOString();
-    const pending = (key: string, deadlineAt?: string) => ({ key, toolName: 'lookup', callId: `call-${key}`, input: {}, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
+    const pending = (runId: string, key: string, deadlineAt?: string): PendingApproval => ({ key, runId, toolName: 'lookup', input: {}, audit: ASKED_AUDIT, ...(deadlineAt === undefined ? {} : { deadlineAt }) });
     const h: Harness = await harness({ s: [start()], t: [start()] }, async (runId) => {
       if (h.resumed.filter((id) => id === runId).length > 1) return { status: 'completed', value: 1 };
       const [early, late] = runId === 's' ? [NOW + 2_000, NOW + 3_000] : [NOW + 5_000, NOW + 6_000];
       // The earlier deadline first: a later one must not replace it.
       await h.store.append(runId, [approvalEntry('k2', iso(early)), approvalEntry('k1', iso(late)), approvalEntry('k3')], 1);
-      return { status: 'suspended', approvals: [pending('k2', iso(early)), pending('k1', iso(late)), pending('k3')] } as RunOutcome;
+      return { status: 'suspended', approvals: [pending(runId, 'k2', iso(early)), pending(runId, 'k1', iso(late)), pending(runId, 'k3')] };
     });
     const loads: string[] = [];
     const load = h.store.load.bind(h.store);
