@@ -35,6 +35,7 @@ describe('DiscoverResultSchema', () => {
 describe('ModernListSchema', () => {
   it('named tools with object schemas; optional output schema, description, title and cursor', () => {
     expect(accepts(ModernListSchema, { tools: [] })).toBe(true);
+    expect(accepts(ModernListSchema, { tools: [tool] })).toBe(true);
     expect(accepts(ModernListSchema, { tools: [{ ...tool, outputSchema: { type: 'object' }, description: 'd', title: 'T' }], nextCursor: 'c', ttlMs: 5 })).toBe(true);
   });
 
