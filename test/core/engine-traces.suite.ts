@@ -12,6 +12,7 @@ import { GEN_AI_ATTRIBUTES as G, MAX_TRACE_CONTENT_CHARS, MAX_TRACE_TEXT_CHARS, 
 import { scripted, type Script } from '../../src/testing/index.js';
 import { echo } from '../fixtures/wire-rules.js';
 import type { SuiteHarness } from './harness.js';
+import { expectConfigError } from './helpers.js';
 import { inProcessWire } from './wire.js';
 
 const MODEL = 'scripted:m';
@@ -243,13 +244,11 @@ export function engineTracesSuite(h: SuiteHarness): void {
       const suspending = await engineWith([{ toolCalls: [{ name: 'pay', input: {} }] }], { tracer: { startSpan: () => throwingSpan } as unknown as NonNullable<EngineOptions['tracer']> }).run(researching(), null).result;
       expect(suspending.status).toBe('suspended');
       for (const bad of [{}, { startSpan: 'no' }, 42, null, { get startSpan(): never { throw new Error('getter'); } }]) {
-        expect(() => engineWith(['x'], { tracer: bad as unknown as NonNullable<EngineOptions['tracer']> })).toThrow(
-          expect.objectContaining({ name: 'ConfigError', code: 'config.invalid_value', message: 'tracer must be an OpenTelemetry Tracer (an object with startSpan)' }),
-        );
+        const refused = await expectConfigError(h, () => engineWith(['x'], { tracer: bad as unknown as NonNullable<EngineOptions['tracer']> }), 'config.invalid_value');
+        expect(refused).toBe('tracer must be an OpenTelemetry Tracer (an object with startSpan)');
       }
-      expect(() => engineWith(['x'], { tracer: recorder().tracer, traceContent: 'yes' as unknown as boolean })).toThrow(
-        expect.objectContaining({ name: 'ConfigError', code: 'config.invalid_value', message: 'traceContent must be true or false' }),
-      );
+      const refused = await expectConfigError(h, () => engineWith(['x'], { tracer: recorder().tracer, traceContent: 'yes' as unknown as boolean }), 'config.invalid_value');
+      expect(refused).toBe('traceContent must be true or false');
     });
 
     h.it('agents running side by side each parent their own turns and calls', async () => {
