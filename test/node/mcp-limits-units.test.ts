@@ -65,12 +65,13 @@ describe('limitResponse: a JSON body', () => {
 
 describe('limitResponse: an SSE stream, bounded per event', () => {
   const event = 'data: 1234\n'; // 11 bytes; an event is it plus its blank line
-
-  it.each([
+  const LINE_ENDS = [
     ['LF', '\n'],
     ['CR', '\r'],
     ['CRLF', '\r\n'],
-  ])('events ended by %s each start the count again', async (_name, end) => {
+  ] as const;
+
+  it.each(LINE_ENDS)('events ended by %s each start the count again', async (_name, end) => {
     const line = event.replace('\n', end);
     const stream = Array.from({ length: 20 }, () => `${line}${end}`);
     const read = await readLimited(stream, SSE, line.length + end.length);
@@ -78,11 +79,7 @@ describe('limitResponse: an SSE stream, bounded per event', () => {
     expect(read.text).toBe(stream.join(''));
   });
 
-  it.each([
-    ['LF', '\n'],
-    ['CR', '\r'],
-    ['CRLF', '\r\n'],
-  ])('one event a byte past the cap fails, ended by %s', async (_name, end) => {
+  it.each(LINE_ENDS)('one event a byte past the cap fails, ended by %s', async (_name, end) => {
     const line = event.replace('\n', end);
     const read = await readLimited([`${line}${end}`, `x${line}${end}`], SSE, line.length + end.length);
     expect(read.failed?.message).toBe(`the server sent more than ${line.length + end.length} bytes in one event`);
