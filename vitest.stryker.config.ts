@@ -66,6 +66,7 @@ export default defineConfig({
       'test/node/mcp-connect-units.test.ts',
       'test/node/mcp-http-fetch-units.test.ts',
       'test/node/mcp-oauth-fetch-units.test.ts',
+      'test/node/mcp-oauth-guard-units.test.ts',
       'test/node/mcp-modern-calls-units.test.ts',
       'test/node/mcp-listen-units.test.ts',
       'test/node/mcp-era-units.test.ts',
