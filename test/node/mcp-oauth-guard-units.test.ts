@@ -3,11 +3,12 @@
  * in place of the host's provider: every secret it saves or hands back is remembered by the
  * source's redactor; a failing method is named without its error's words; after close() no
  * method of the host's provider runs; a step-up hides the refresh token until new tokens are
- * saved and, on the 2026-07-28 revision, asks for the scopes granted before as well.
+ * saved and, on the 2026-07-28 revision, asks for the scopes granted before as well. And
+ * ResendWatch, which tells the flow's own resends apart by their body.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { describe, expect, it } from 'vitest';
-import { AuthProviderError, guardProvider } from '../../src/core/mcp/oauth.js';
+import { AuthProviderError, guardProvider, ResendWatch } from '../../src/core/mcp/oauth.js';
 import { Redactor } from '../../src/core/secrets/redactor.js';
 
 /** A host provider recording its calls; `tokens()` answers what was saved last. */
@@ -122,5 +123,24 @@ describe('guardProvider', () => {
     expect(legacy.provider.clientMetadata).not.toHaveProperty('application_type');
     await legacy.provider.saveTokens({ access_token: 'a-6666666666', token_type: 'bearer', scope: 'read' });
     expect(legacy.stepUp('write')).toBeUndefined();
+  });
+});
+
+describe('ResendWatch', () => {
+  const message = { jsonrpc: '2.0' as const, id: 1, method: 'tools/list' };
+
+  it('a 401 to a request is final only while that very request is being resent; the last challenge is kept', async () => {
+    const watch = new ResendWatch();
+    const body = JSON.stringify(message);
+    expect([watch.onUnauthorized('Bearer a', body), watch.lastChallenge]).toEqual([false, 'Bearer a']);
+    const during = await watch.resend(message, () => Promise.resolve([watch.onUnauthorized('Bearer b', body), watch.onUnauthorized(null, '{"other":1}'), watch.onUnauthorized(null, undefined)]));
+    expect(during).toEqual([true, false, false]);
+    expect([watch.onUnauthorized('Bearer c', body), watch.lastChallenge]).toEqual([false, 'Bearer c']);
+  });
+
+  it('a resend that fails is no longer watched', async () => {
+    const watch = new ResendWatch();
+    await expect(watch.resend(message, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(watch.onUnauthorized(null, JSON.stringify(message))).toBe(false);
   });
 });
