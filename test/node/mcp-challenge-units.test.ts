@@ -57,7 +57,8 @@ describe('parseChallenge', () => {
     const header = `Bearer ${'a=b, '.repeat(50_000)}realm="${'\\"'.repeat(50_000)}`;
     const started = performance.now();
     expect(parseChallenge(header)?.params.get('a')).toBe('b');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // A hang check, not a speed claim: 50,000 parameters, then a value of 50,000 escapes never closed.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 
